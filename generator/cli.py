@@ -1,0 +1,144 @@
+"""``python -m generator`` / ``rulesdoc``: render pages, score rounds, manage catalogs, check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from generator import catalogs, engine
+from generator.errors import Location, RulesdocError, display_path
+from generator.render import Project, render_all, write_pages
+from generator.rules import load_rules, parse_rounds, read_text
+
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse exits 2 on bad usage too; keep its one-line message, drop the usage dump.
+        self.exit(EXIT_BAD_INPUT, f"rulesdoc: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rulesdoc", description=__doc__)
+    parser.add_argument("--root", type=Path, default=Path("."), help="project folder (default: .)")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    render = commands.add_parser("render", help="write DIR/<lang>/<page>.md for every language")
+    render.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    render.add_argument("--out", type=Path, default=Path("build/pages"), help="output folder")
+    render.add_argument("--lang", action="append", default=[], metavar="CODE", help="only this language")
+    render.add_argument(
+        "--no-strict",
+        dest="strict",
+        action="store_false",
+        help="render missing translations in English, marked, instead of failing",
+    )
+
+    score = commands.add_parser("score", help="score rounds or a game given as YAML or JSON")
+    score.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    score.add_argument("file", nargs="?", default="-", help="input file, or - for standard input")
+
+    catalog = commands.add_parser("catalog", help="the gettext workflow")
+    steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
+    steps.add_parser("extract", help="write locales/messages.pot from templates and rules.yaml")
+    update = steps.add_parser("update", help="merge messages.pot into every catalog")
+    update.add_argument("--lang", action="append", default=[], metavar="CODE")
+    steps.add_parser("compile", help="write messages.mo beside each catalog")
+    init = steps.add_parser("init", help="start the catalog of a new language")
+    init.add_argument("lang", help="the site's language code, e.g. fr")
+    init.add_argument("--locale", help="formatting locale if not the code itself, e.g. pt_PT")
+    return parser
+
+
+def _score(args: argparse.Namespace, project: Project) -> int:
+    rules = load_rules(project.rules)
+    if args.file == "-":
+        text, name = sys.stdin.read(), "<stdin>"
+    else:
+        text, name = read_text(Path(args.file)), display_path(args.file)
+    rounds, form = parse_rounds(text, name)
+
+    def scored(situation: object, where: Location) -> engine.RoundResult:
+        try:
+            return engine.score_round(rules, situation)  # type: ignore[arg-type]
+        except RulesdocError as error:
+            raise RulesdocError(error.message, where) from None
+
+    def as_json(result: engine.RoundResult) -> dict[str, object]:
+        return {
+            "scores": result.scores,
+            "winners": result.winners,
+            "target": result.target,
+            "reasons": [p.reason.value for p in result.players],
+        }
+
+    output: object
+    if form == "game":
+        for situation, where in rounds:
+            scored(situation, where)  # errors name the round's line
+        try:
+            game = engine.score_game(rules, tuple(situation for situation, _ in rounds))
+        except RulesdocError as error:
+            raise RulesdocError(error.message, Location(name)) from None
+        output = {
+            "rounds": [as_json(r) for r in game.rounds],
+            "totals": list(game.totals),
+            "target": game.target,
+            "finished": game.finished,
+            "winner": game.winner,
+            "extra_round": game.extra_round,
+        }
+    else:
+        results = [as_json(scored(situation, where)) for situation, where in rounds]
+        output = results[0] if form == "round" else results
+    print(json.dumps(output, ensure_ascii=False, indent=2))
+    return EXIT_OK
+
+
+def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
+    locales = project.locales
+    if args.step == "extract":
+        path, changed = catalogs.write_template(root, locales)
+        print(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
+    elif args.step == "update":
+        for path in catalogs.update(locales, args.lang or None):
+            print(f"{display_path(path)}: updated")
+    elif args.step == "compile":
+        for path in catalogs.compile_catalogs(locales):
+            print(f"{display_path(path)}: compiled")
+    elif args.step == "init":
+        path = catalogs.init(locales, args.lang, args.locale)
+        print(f"{display_path(path)}: created; translate it, then `make site`")
+    return EXIT_OK
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    root: Path = args.root
+    project = Project.at(root, getattr(args, "rules", None))
+    if args.command == "render":
+        pages = render_all(project, args.lang, strict=args.strict)
+        for path in write_pages(pages, args.out):
+            print(display_path(path))
+        return EXIT_OK
+    if args.command == "score":
+        return _score(args, project)
+    if args.command == "catalog":
+        return _catalog(args, root, project)
+    raise AssertionError(args.command)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(format="rulesdoc: warning: %(message)s", level=logging.WARNING)
+    try:
+        return run(argv)
+    except RulesdocError as error:
+        print(f"rulesdoc: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,198 @@
+"""The scoring engine: pure functions from rules and situations to scores and reasons.
+
+Nothing here knows about languages, templates or MkDocs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.cards import Card, check_copies
+from generator.errors import Location, RulesdocError
+from generator.model import Reason, Round, Rules
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    seat: int
+    hand_value: int  # raw value of the cards left in hand
+    score: int
+    reason: Reason
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    players: tuple[PlayerResult, ...]
+    target: int
+
+    @property
+    def scores(self) -> list[int]:
+        return [p.score for p in self.players]
+
+    @property
+    def winners(self) -> list[int]:
+        return [p.seat for p in self.players if p.reason in (Reason.WINNER, Reason.BLOCKED_WINNER)]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    rounds: tuple[RoundResult, ...]
+    totals: tuple[int, ...]
+    target: int
+    finished: bool  # a total reached the target and one player is lowest
+    winner: int | None
+    extra_round: bool  # a total reached the target but the lowest total is tied
+
+
+def card_value(rules: Rules, card: Card) -> int:
+    """What a card costs when left in hand."""
+    if card.rank is None:
+        return rules.card_values.joker
+    pips = card.rank.pips
+    if pips is not None:
+        return pips
+    if card.rank.is_face:
+        return rules.card_values.face
+    return rules.card_values.ace
+
+
+def hand_value(rules: Rules, cards: tuple[Card, ...]) -> int:
+    return sum(card_value(rules, card) for card in cards)
+
+
+def target(rules: Rules, players: int) -> int:
+    """The game target: a fixed number of points per opponent."""
+    return rules.target_per_opponent * (players - 1)
+
+
+def target_share(rules: Rules, players: int) -> int:
+    """The never-opened cap taken from the target, rounded down to whole points."""
+    return math.floor(target(rules, players) * rules.cap_target_fraction)
+
+
+def never_opened_cap(rules: Rules, players: int) -> tuple[int, Reason]:
+    """The cap that applies to a never-opened player, and which of the two caps it is.
+
+    When both caps are equal the fixed cap is named: it is the rule's first limit.
+    """
+    share = target_share(rules, players)
+    if rules.never_opened_cap <= share:
+        return rules.never_opened_cap, Reason.CAPPED_FIXED
+    return share, Reason.CAPPED_TARGET_SHARE
+
+
+def validate_round(rules: Rules, situation: Round) -> None:
+    """Refuse situations that cannot happen under the rules."""
+    n = situation.players
+    if not rules.players_min <= n <= rules.players_max:
+        raise RulesdocError(
+            f"{n} players in a round; Rami is played by {rules.players_min} to {rules.players_max}"
+        )
+    check_copies(card for hand in situation.hands for card in hand.cards)
+    out = situation.went_out
+    if out is not None:
+        if not 0 <= out < n:
+            raise RulesdocError(f"went_out is seat {out}, but seats run from 0 to {n - 1}")
+        if situation.hands[out].cards:
+            raise RulesdocError(f"seat {out} went out but still holds cards")
+        if not situation.hands[out].opened:
+            raise RulesdocError(f"seat {out} went out, so it must have opened")
+    for seat, hand in enumerate(situation.hands):
+        if seat != out and not hand.cards:
+            raise RulesdocError(f"seat {seat} holds no cards but did not go out")
+    if situation.hand_rummy:
+        if out is None:
+            raise RulesdocError("hand rummy needs a player who went out; a blocked round has none")
+        opened = [s for s, h in enumerate(situation.hands) if s != out and h.opened]
+        if opened:
+            raise RulesdocError(
+                f"hand rummy is impossible: seat {opened[0]} had already opened"
+            )
+
+
+def _loser_result(rules: Rules, seat: int, value: int, opened: bool, players: int) -> PlayerResult:
+    if opened:
+        return PlayerResult(seat, value, value, Reason.HAND_VALUE)
+    charged = value + rules.never_opened_surcharge
+    cap, cap_reason = never_opened_cap(rules, players)
+    if charged > cap:
+        return PlayerResult(seat, value, cap, cap_reason)
+    return PlayerResult(seat, value, charged, Reason.NEVER_OPENED)
+
+
+def score_round(rules: Rules, situation: Round) -> RoundResult:
+    """Score one round; raises :class:`RulesdocError` for an impossible situation."""
+    validate_round(rules, situation)
+    n = situation.players
+    values = [hand_value(rules, hand.cards) for hand in situation.hands]
+    if situation.went_out is None:
+        lowest = min(values)
+        is_winner = [value == lowest for value in values]
+        winner_reason = Reason.BLOCKED_WINNER
+    else:
+        is_winner = [seat == situation.went_out for seat in range(n)]
+        winner_reason = Reason.WINNER
+    results = []
+    for seat, (hand, value) in enumerate(zip(situation.hands, values)):
+        if is_winner[seat]:
+            results.append(PlayerResult(seat, value, 0, winner_reason))
+        elif situation.hand_rummy:
+            results.append(PlayerResult(seat, value, rules.hand_rummy_penalty, Reason.HAND_RUMMY))
+        else:
+            results.append(_loser_result(rules, seat, value, hand.opened, n))
+    return RoundResult(tuple(results), target(rules, n))
+
+
+def score_game(rules: Rules, rounds: tuple[Round, ...]) -> GameResult:
+    """Add up rounds; the game ends after the round in which a total reaches the target.
+
+    The lowest total then wins; a tie for lowest means one more round.
+    """
+    if not rounds:
+        raise RulesdocError("a game needs at least one round")
+    players = rounds[0].players
+    game_target = target(rules, players)
+    totals = [0] * players
+    results: list[RoundResult] = []
+    finished = False
+    extra_round = False
+    winner: int | None = None
+    for number, situation in enumerate(rounds, start=1):
+        if finished:
+            raise RulesdocError(f"round {number} comes after the game ended (round {number - 1})")
+        if situation.players != players:
+            raise RulesdocError(
+                f"round {number} has {situation.players} players; the game started with {players}"
+            )
+        result = score_round(rules, situation)
+        results.append(result)
+        totals = [t + s for t, s in zip(totals, result.scores)]
+        if max(totals) >= game_target:
+            lowest = min(totals)
+            leaders = [seat for seat, total in enumerate(totals) if total == lowest]
+            finished = len(leaders) == 1
+            extra_round = not finished
+            winner = leaders[0] if finished else None
+    return GameResult(tuple(results), tuple(totals), game_target, finished, winner, extra_round)
+
+
+def check_example_illustrates(rules: Rules) -> None:
+    """Fail when an example no longer shows the rule its prose claims to show."""
+    for example in rules.examples:
+        if example.illustrates is None:
+            continue
+        try:
+            result = score_round(rules, example.situation)
+        except RulesdocError as error:
+            raise RulesdocError(
+                f"example {example.id!r}: {error.message}", Location(rules.source, example.line)
+            ) from None
+        reasons = {p.reason for p in result.players}
+        if example.illustrates not in reasons:
+            found = ", ".join(sorted(r.value for r in reasons))
+            raise RulesdocError(
+                f"example {example.id!r} is meant to illustrate {example.illustrates.value!r}, "
+                f"but under the current rules its scores are decided by: {found}",
+                Location(rules.source, example.line),
+            )

@@ -1,0 +1,43 @@
+"""The one error type every user-facing failure is turned into.
+
+A :class:`RulesdocError` renders as a single line ``file:line: message`` so the
+CLI, the MkDocs glue and CI annotations can all show it without a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a problem is: a file and, where known, a 1-based line."""
+
+    path: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+
+class RulesdocError(Exception):
+    """Bad input: the message names the file, the line and what is wrong."""
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        text = " ".join(self.message.split())  # always one line
+        return f"{self.location}: {text}" if self.location else text
+
+
+def display_path(path: Path | str) -> str:
+    """A path as the user gave it, relative to the working directory when inside it."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)

@@ -1,0 +1,169 @@
+"""Render every page template for every language: spec → engine → view model → Markdown.
+
+The same functions serve the CLI, the MkDocs plugin, the checks and the tests.
+Rendering happens in memory; files are written only once every page of every
+language rendered, through a temporary folder, so a failure leaves the previous
+output untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import jinja2
+
+from generator.errors import Location, RulesdocError, display_path
+from generator.i18n import (
+    CatalogStats,
+    Formatter,
+    Language,
+    Translator,
+    catalog_stats,
+    discover_languages,
+    read_catalog,
+    select_languages,
+)
+from generator.model import Rules
+from generator.rules import load_rules
+from generator.view import page_context
+
+log = logging.getLogger("rulesdoc")
+
+PAGE_SUFFIX = ".md.j2"
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where the inputs live; every path may be overridden for tests and other repos."""
+
+    rules: Path
+    templates: Path
+    locales: Path
+
+    @classmethod
+    def at(cls, root: Path, rules: Path | None = None) -> Project:
+        return cls(rules or root / "rules.yaml", root / "templates", root / "locales")
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    lang: str
+    name: str  # "scoring.md"
+    text: str
+    missing: tuple[str, ...] = ()  # msgids that fell back to English
+
+
+def make_environment(templates: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates)),
+        extensions=["jinja2.ext.i18n"],
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # Markdown out; translations are escaped by the Translator instead
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    return env
+
+
+def page_templates(templates: Path) -> list[str]:
+    """Every page template: ``*.md.j2`` not starting with ``_`` (partials and macros)."""
+    if not templates.is_dir():
+        raise RulesdocError("templates folder not found", Location(display_path(templates)))
+    return sorted(p.name for p in templates.glob(f"*{PAGE_SUFFIX}") if not p.name.startswith("_"))
+
+
+def _template_error(error: Exception, templates: Path, name: str) -> RulesdocError:
+    if isinstance(error, jinja2.TemplateSyntaxError):
+        path = display_path(templates / (error.name or name))
+        return RulesdocError(f"template syntax error: {error.message}", Location(path, error.lineno))
+    if isinstance(error, jinja2.TemplateNotFound):
+        return RulesdocError(f"template {error.name!r} not found", Location(display_path(templates)))
+    return RulesdocError(f"template error: {error}", Location(display_path(templates / name)))
+
+
+def render_language(
+    env: jinja2.Environment,
+    rules: Rules,
+    language: Language,
+    names: Sequence[str],
+    templates: Path,
+    strict: bool,
+    status: tuple[CatalogStats, ...] = (),
+) -> list[RenderedPage]:
+    translate = Translator.load(language, mark_fallbacks=not strict)
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        translate.gettext,
+        translate.ngettext,
+        newstyle=True,
+        pgettext=translate.pgettext,
+        npgettext=translate.npgettext,
+    )
+    fmt = Formatter(language.locale)
+    context = page_context(rules, translate, fmt, status)
+    pages = []
+    for name in names:
+        try:
+            text = env.get_template(name).render(page=context, f=context.facts, num=fmt.number)
+        except RulesdocError:
+            raise
+        except jinja2.TemplateError as error:
+            raise _template_error(error, templates, name) from None
+        pages.append(RenderedPage(language.code, name[: -len(".j2")], text, tuple(translate.missing)))
+    missing = translate.missing
+    if missing and language.catalog_path is not None:
+        where = Location(display_path(language.catalog_path))
+        message = f"{len(missing)} message(s) untranslated or fuzzy, first: {missing[0]!r}"
+        if strict:
+            raise RulesdocError(message, where)
+        log.warning("%s: %s (shown in English, marked %r)", where, message, "⚠")
+    return pages
+
+
+def render_all(
+    project: Project, codes: Sequence[str] = (), strict: bool = True
+) -> list[RenderedPage]:
+    """Render every page template in every (or the chosen) language, in memory."""
+    rules = load_rules(project.rules)
+    available = discover_languages(project.locales)
+    languages = select_languages(available, codes)
+    names = page_templates(project.templates)
+    env = make_environment(project.templates)
+    status = translation_status(project.locales, available)
+    pages: list[RenderedPage] = []
+    for language in languages:
+        pages.extend(render_language(env, rules, language, names, project.templates, strict, status))
+    return pages
+
+
+def translation_status(locales: Path, languages: Sequence[Language]) -> tuple[CatalogStats, ...]:
+    pot = locales / "messages.pot"
+    template = read_catalog(pot) if pot.exists() else None
+    return tuple(catalog_stats(language, template) for language in languages)
+
+
+def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
+    """Write ``out/<lang>/<page>.md``; all files are written to a temporary folder first."""
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".rulesdoc-", dir=out))
+    written = []
+    try:
+        for page in pages:
+            staged = staging / page.lang / page.name
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            staged.write_text(page.text, encoding="utf-8", newline="\n")
+        for page in pages:
+            final = out / page.lang / page.name
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / page.lang / page.name, final)
+            written.append(final)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return written

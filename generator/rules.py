@@ -1,0 +1,304 @@
+"""Load and validate ``rules.yaml`` (and round situations) with file and line in every error.
+
+The YAML is composed into nodes with PyYAML's *safe* loader and validated node by
+node, so each error can name the line of the offending key, and no tag other
+than YAML's plain ones (``!!python/...`` and friends) is ever constructed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable, TypeVar
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from generator.cards import Card, parse_card
+from generator.errors import Location, RulesdocError, display_path
+from generator.model import CardValues, Example, Hand, Reason, Round, Rules
+
+T = TypeVar("T")
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
+}
+_ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
+
+
+@dataclass(frozen=True)
+class Source:
+    """The file being read, for error locations."""
+
+    path: str
+
+    def at(self, node: Node) -> Location:
+        return Location(self.path, node.start_mark.line + 1)
+
+    def error(self, node: Node, message: str) -> RulesdocError:
+        return RulesdocError(message, self.at(node))
+
+
+def compose(text: str, source: Source) -> Node | None:
+    """Parse YAML into nodes; syntax errors become one line with the line number."""
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else None
+        problem = error.problem or error.context or "invalid YAML"
+        column = f" (column {mark.column + 1})" if mark else ""
+        raise RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line)) from None
+    except yaml.YAMLError as error:
+        raise RulesdocError(f"YAML syntax error: {error}", Location(source.path)) from None
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesdocError("file not found", Location(display_path(path))) from None
+    except IsADirectoryError:
+        raise RulesdocError("is a directory, not a file", Location(display_path(path))) from None
+    except UnicodeDecodeError as error:
+        raise RulesdocError(f"not UTF-8 text ({error.reason})", Location(display_path(path))) from None
+    except OSError as error:
+        raise RulesdocError(f"cannot read: {error.strerror}", Location(display_path(path))) from None
+
+
+# ---------------------------------------------------------------- node readers
+
+
+def _check_tag(node: Node, source: Source) -> None:
+    if node.tag not in _PLAIN_TAGS:
+        raise source.error(node, f"YAML tag {node.tag!r} is not allowed; rules files take plain data only")
+
+
+def _scalar(node: Node, source: Source, what: str) -> object:
+    _check_tag(node, source)
+    if not isinstance(node, ScalarNode):
+        kind = "a list" if isinstance(node, SequenceNode) else "a mapping"
+        raise source.error(node, f"{what} must be a single value, not {kind}")
+    return yaml.SafeLoader("").construct_object(node)
+
+
+def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
+    value = _scalar(node, source, what)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise source.error(node, f"{what} must be a whole number, not {node.value!r}")
+    if value < minimum:
+        bound = "positive" if minimum == 1 else f"at least {minimum}"
+        raise source.error(node, f"{what} must be {bound}, not {value}")
+    return value
+
+
+def _boolean(node: Node, source: Source, what: str) -> bool:
+    value = _scalar(node, source, what)
+    if not isinstance(value, bool):
+        raise source.error(node, f"{what} must be true or false, not {node.value!r}")
+    return value
+
+
+def _text(node: Node, source: Source, what: str) -> str:
+    value = _scalar(node, source, what)
+    if not isinstance(value, str) or not value.strip():
+        raise source.error(node, f"{what} must be non-empty text")
+    return " ".join(value.split())
+
+
+def _sequence(node: Node, source: Source, what: str) -> list[Node]:
+    _check_tag(node, source)
+    if not isinstance(node, SequenceNode):
+        raise source.error(node, f"{what} must be a list")
+    return list(node.value)
+
+
+def _mapping(
+    node: Node, source: Source, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict[str, Node]:
+    """A mapping's values by key; unknown, duplicate and missing keys are errors."""
+    _check_tag(node, source)
+    if not isinstance(node, MappingNode):
+        kind = "a list" if isinstance(node, SequenceNode) else "a single value"
+        raise source.error(node, f"{what} must be a mapping of keys to values, not {kind}")
+    allowed = required + optional
+    found: dict[str, Node] = {}
+    for key_node, value_node in node.value:
+        key = key_node.value if isinstance(key_node, ScalarNode) else None
+        if not isinstance(key, str) or key_node.tag != "tag:yaml.org,2002:str":
+            raise source.error(key_node, f"{what}: keys must be plain names")
+        if key in found:
+            raise source.error(key_node, f"duplicate key {key!r} in {what}")
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(allowed)}"
+            raise source.error(key_node, f"unknown key {key!r} in {what}{hint}")
+        found[key] = value_node
+    missing = [key for key in required if key not in found]
+    if missing:
+        raise source.error(node, f"{what} is missing the key {missing[0]!r}")
+    return found
+
+
+def _each(nodes: list[Node], read: Callable[[Node, int], T]) -> tuple[T, ...]:
+    return tuple(read(node, index) for index, node in enumerate(nodes))
+
+
+# ---------------------------------------------------------------- situations
+
+
+def _hand(node: Node, source: Source, seat: int) -> Hand:
+    fields = _mapping(node, source, f"hand of seat {seat}", ("cards",), ("opened",))
+    cards: list[Card] = []
+    for card_node in _sequence(fields["cards"], source, f"cards of seat {seat}"):
+        code = _scalar(card_node, source, "a card")
+        try:
+            cards.append(parse_card(str(code)))
+        except RulesdocError as error:
+            raise source.error(card_node, error.message) from None
+    opened = _boolean(fields["opened"], source, "opened") if "opened" in fields else True
+    return Hand(tuple(cards), opened)
+
+
+def parse_round(node: Node, source: Source, what: str = "round") -> Round:
+    """Read a round situation: hands, who went out (absent for a blocked round), hand rummy."""
+    fields = _mapping(node, source, what, ("hands",), ("went_out", "hand_rummy"))
+    hands = _each(_sequence(fields["hands"], source, "hands"), lambda n, i: _hand(n, source, i))
+    went_out: int | None = None
+    if "went_out" in fields and _scalar(fields["went_out"], source, "went_out") is not None:
+        went_out = _integer(fields["went_out"], source, "went_out", minimum=0)
+        if went_out >= len(hands):
+            raise source.error(
+                fields["went_out"], f"went_out is seat {went_out}, but seats run from 0 to {len(hands) - 1}"
+            )
+    hand_rummy = _boolean(fields["hand_rummy"], source, "hand_rummy") if "hand_rummy" in fields else False
+    return Round(hands, went_out, hand_rummy)
+
+
+# ---------------------------------------------------------------- rules
+
+
+def _example(node: Node, source: Source, index: int) -> Example:
+    what = f"examples[{index}]"
+    fields = _mapping(node, source, what, ("id", "title", "situation"), ("note", "illustrates"))
+    example_id = _text(fields["id"], source, "id")
+    if not _ID_PATTERN.match(example_id):
+        raise source.error(fields["id"], f"example id {example_id!r} must be lowercase words joined by '-'")
+    illustrates = None
+    if "illustrates" in fields:
+        name = _text(fields["illustrates"], source, "illustrates")
+        names = [reason.value for reason in Reason]
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(names)}"
+            raise source.error(fields["illustrates"], f"unknown rule {name!r}{hint}")
+        illustrates = Reason(name)
+    return Example(
+        id=example_id,
+        title=_text(fields["title"], source, "title"),
+        situation=parse_round(fields["situation"], source, f"{what}.situation"),
+        note=_text(fields["note"], source, "note") if "note" in fields else None,
+        illustrates=illustrates,
+        line=node.start_mark.line + 1,
+    )
+
+
+def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
+    source = Source(path)
+    root = compose(text, source)
+    if root is None:
+        raise RulesdocError("the rules file is empty", Location(path))
+    top = _mapping(
+        root,
+        source,
+        "the rules",
+        ("players", "card_values", "melds", "hand_rummy", "never_opened", "target"),
+        ("examples",),
+    )
+    players = _mapping(top["players"], source, "players", ("min", "max"))
+    values = _mapping(top["card_values"], source, "card_values", ("joker", "ace", "face"))
+    melds = _mapping(top["melds"], source, "melds", ("ace_low",))
+    rummy = _mapping(top["hand_rummy"], source, "hand_rummy", ("penalty",))
+    never = _mapping(
+        top["never_opened"], source, "never_opened", ("surcharge", "cap", "cap_target_fraction")
+    )
+    target = _mapping(top["target"], source, "target", ("per_opponent",))
+
+    players_min = _integer(players["min"], source, "players.min", minimum=2)
+    players_max = _integer(players["max"], source, "players.max", minimum=2)
+    if players_max > MAX_PLAYERS:
+        raise source.error(players["max"], f"players.max is {players_max}; two decks deal at most {MAX_PLAYERS}")
+    if players_min > players_max:
+        raise source.error(players["min"], f"players.min ({players_min}) is above players.max ({players_max})")
+
+    fraction_node = never["cap_target_fraction"]
+    raw_fraction = _scalar(fraction_node, source, "never_opened.cap_target_fraction")
+    if isinstance(raw_fraction, bool) or not isinstance(raw_fraction, (int, float)):
+        raise source.error(fraction_node, f"never_opened.cap_target_fraction must be a number, not {fraction_node.value!r}")
+    fraction = Fraction(str(raw_fraction))
+    if not 0 < fraction <= 1:
+        raise source.error(fraction_node, f"never_opened.cap_target_fraction must be above 0 and at most 1, not {raw_fraction}")
+
+    examples: tuple[Example, ...] = ()
+    if "examples" in top:
+        nodes = _sequence(top["examples"], source, "examples")
+        examples = _each(nodes, lambda n, i: _example(n, source, i))
+        seen: set[str] = set()
+        for node, example in zip(nodes, examples):
+            if example.id in seen:
+                raise source.error(node, f"duplicate example id {example.id!r}")
+            seen.add(example.id)
+
+    return Rules(
+        players_min=players_min,
+        players_max=players_max,
+        card_values=CardValues(
+            joker=_integer(values["joker"], source, "card_values.joker"),
+            ace=_integer(values["ace"], source, "card_values.ace"),
+            face=_integer(values["face"], source, "card_values.face"),
+        ),
+        ace_low=_integer(melds["ace_low"], source, "melds.ace_low"),
+        hand_rummy_penalty=_integer(rummy["penalty"], source, "hand_rummy.penalty"),
+        never_opened_surcharge=_integer(never["surcharge"], source, "never_opened.surcharge"),
+        never_opened_cap=_integer(never["cap"], source, "never_opened.cap"),
+        cap_target_fraction=fraction,
+        target_per_opponent=_integer(target["per_opponent"], source, "target.per_opponent"),
+        examples=examples,
+        source=path,
+    )
+
+
+def load_rules(path: Path | str) -> Rules:
+    """Load, validate and check ``rules.yaml``: its examples must score and show what they claim."""
+    from generator.engine import check_example_illustrates  # the engine depends on the model only
+
+    path = Path(path)
+    rules = parse_rules(read_text(path), display_path(path))
+    check_example_illustrates(rules)
+    return rules
+
+
+def parse_rounds(text: str, path: str) -> tuple[list[tuple[Round, Location]], str]:
+    """Read the ``score`` input: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
+
+    Returns the rounds with their locations and the form: ``"round"``, ``"list"`` or ``"game"``.
+    """
+    source = Source(path)
+    root = compose(text, source)
+    if root is None:
+        raise RulesdocError("no round in the input", Location(path))
+    if isinstance(root, MappingNode) and any(k.value == "rounds" for k, _ in root.value):
+        fields = _mapping(root, source, "the game", ("rounds",))
+        nodes, form = _sequence(fields["rounds"], source, "rounds"), "game"
+    elif isinstance(root, SequenceNode):
+        nodes, form = list(root.value), "list"
+    else:
+        nodes, form = [root], "round"
+    if not nodes:
+        raise source.error(root, "no round in the input")
+    rounds = [(parse_round(node, source, f"round {i + 1}"), source.at(node)) for i, node in enumerate(nodes)]
+    return rounds, form
