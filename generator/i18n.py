@@ -213,7 +213,6 @@ class Formatter:
     """Numbers and lists in the conventions of one locale."""
 
     locale: Locale
-    cache: dict[object, str] = field(default_factory=dict, compare=False)
 
     def number(self, value: int | Fraction) -> str:
         return format_decimal(value, locale=self.locale)

@@ -90,6 +90,7 @@ class Facts:
     ace_costs_more_in_hand: bool
     share_cap_counts: tuple[int, ...]  # player counts where the target share is the lower cap
     share_cap_only_two: bool  # ... exactly "with two players"
+    share_cap_players: str  # those counts as a list in the page's language: "3 og 4"
     targets: tuple[TargetRow, ...]
 
 
@@ -116,6 +117,7 @@ def facts(rules: Rules, fmt: Formatter) -> Facts:
         ace_costs_more_in_hand=rules.card_values.ace > rules.ace_low,
         share_cap_counts=share_counts,
         share_cap_only_two=share_counts == (2,),
+        share_cap_players=fmt.list([fmt.number(n) for n in share_counts]),
         targets=tuple(
             TargetRow(fmt.number(n), fmt.number(engine.target(rules, n)), engine.target(rules, n))
             for n in rules.player_counts

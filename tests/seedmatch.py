@@ -1,22 +1,28 @@
 """Compare a rendered page with the user's seed page: share of the seed's words found, in order.
 
-Layout and markup are ignored: HTML tags, Markdown syntax, punctuation, case and
-whitespace. The seed was copied from a published page where the card chips of a
-hand ran together ("as hatijokerlima kelawar"), so words are matched inside the
-page's text with spaces removed, not word for word.
+Layout and markup are ignored: the page is turned into HTML with the site's own
+Markdown extensions, then tags, punctuation, case and whitespace are dropped. The
+seed was copied from a published page where the card chips of a hand ran
+together ("as hatijokerlima kelawar"), so the two texts are aligned letter by
+letter (spaces removed), and a seed word counts when all its letters align.
 
 Run ``python tests/seedmatch.py da`` to see the words of the seed that are missing.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-SEEDS = Path(__file__).parent / "fixtures" / "seeds"
+import markdown
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "tests" / "fixtures" / "seeds"
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -25,9 +31,27 @@ def _letters(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch)[0] in "LMN")
 
 
-def page_text(markdown: str) -> str:
-    """The page's words run together, as a reader's copy of it would have them."""
-    return _letters(_TAG.sub(" ", markdown))
+def page_text(markdown_text: str) -> str:
+    """The page's words run together, in the order a reader sees them on the site."""
+    return _letters(_TAG.sub(" ", to_html(markdown_text)))
+
+
+def to_html(markdown_text: str) -> str:
+    """Markdown to HTML with the site's own extensions (captions move before their tables)."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=_IgnoreTags)
+    names, configs = [], {}
+    for entry in config["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+        names.append(name)
+        configs[name] = options or {}
+    return markdown.markdown(markdown_text, extensions=names, extension_configs=configs)
+
+
+class _IgnoreTags(yaml.SafeLoader):
+    """mkdocs.yml uses !ENV and friends; their values do not matter here."""
+
+
+_IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 @dataclass(frozen=True)
@@ -41,18 +65,22 @@ class Match:
         return self.found / self.total
 
 
-def match(seed: str, markdown: str) -> Match:
-    text = page_text(markdown)
-    position = found = 0
-    missing = []
+def match(seed: str, markdown_text: str) -> Match:
+    """Align the seed's letters with the page's (in order) and count the seed words fully matched."""
     words = [w for w in (_letters(word) for word in seed.split()) if w]
+    seed_letters = "".join(words)
+    matcher = difflib.SequenceMatcher(None, seed_letters, page_text(markdown_text), autojunk=False)
+    matched = [False] * len(seed_letters)
+    for block in matcher.get_matching_blocks():
+        for i in range(block.a, block.a + block.size):
+            matched[i] = True
+    found, missing, position = 0, [], 0
     for word in words:
-        index = text.find(word, position)
-        if index < 0:
+        if all(matched[position : position + len(word)]):
+            found += 1
+        else:
             missing.append(word)
-            continue
-        found += 1
-        position = index + len(word)
+        position += len(word)
     return Match(found, len(words), tuple(missing))
 
 

@@ -1,0 +1,61 @@
+# Quick start: `make site` builds the multilingual site into site/; `make test` runs every test.
+# Both set up what they need: a virtualenv in .venv (pip) and, for the browser tests,
+# Debian's Chromium and a Devanagari font (apt-get).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MKDOCS := $(VENV)/bin/mkdocs
+STAMP := $(VENV)/.installed
+APT_PACKAGES := chromium fonts-lohit-deva
+# Pages and sitemaps carry the date of the last commit, so two builds of one commit are identical.
+export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: setup browser-deps site serve test check lint extract update compile bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+browser-deps:
+	@if [ -x /usr/bin/chromium ] && dpkg -s fonts-lohit-deva >/dev/null 2>&1; then :; else \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+
+site: $(STAMP)
+	$(MKDOCS) build --strict
+
+serve: $(STAMP)
+	RULESDOC_STRICT=false $(MKDOCS) serve
+
+check: $(STAMP)
+	$(PY) -m generator check
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check generator tests
+	$(VENV)/bin/mypy
+
+test: $(STAMP) browser-deps
+	$(PY) -m pytest
+	$(PY) -m generator check
+
+extract: $(STAMP)
+	$(PY) -m generator catalog extract
+
+update: extract
+	$(PY) -m generator catalog update
+
+compile: $(STAMP)
+	$(PY) -m generator catalog compile
+
+bench: $(STAMP)
+	$(PY) bench/bench.py
+
+clean:
+	rm -rf site build .pytest_cache .mypy_cache .ruff_cache tests/artifacts
