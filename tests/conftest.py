@@ -1,0 +1,37 @@
+"""Shared fixtures: the repository's own project, and copies of it to break or change."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.render import Project
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED = ("en", "da", "hi", "ms", "nl", "pt")
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def project() -> Project:
+    return Project.at(ROOT)
+
+
+def copy_project(destination: Path) -> Path:
+    """A writable copy of everything a render or a site build reads."""
+    for name in ("rules.yaml", "babel.cfg", "mkdocs.yml"):
+        shutil.copy(ROOT / name, destination / name)
+    for name in ("templates", "locales", "docs"):
+        shutil.copytree(ROOT / name, destination / name)
+    return destination
+
+
+@pytest.fixture
+def project_copy(tmp_path: Path) -> Path:
+    return copy_project(tmp_path)
