@@ -25,6 +25,7 @@ def project() -> Project:
 
 def copy_project(destination: Path) -> Path:
     """A writable copy of everything a render or a site build reads."""
+    destination.mkdir(parents=True, exist_ok=True)
     for name in ("rules.yaml", "babel.cfg", "mkdocs.yml"):
         shutil.copy(ROOT / name, destination / name)
     for name in ("templates", "locales", "docs"):

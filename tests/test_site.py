@@ -1,0 +1,131 @@
+"""The built multilingual site, read as files: languages, switcher, search, 404, offline."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po, write_po
+
+from conftest import PUBLISHED, ROOT, copy_project
+from generator import catalogs
+from generator.i18n import catalog_path
+
+PAGES = ("index.html", "scoring.html", "translation-status.html", "404.html")
+pytestmark = pytest.mark.slow
+
+
+def build_site(project: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    result = build_site(ROOT, out)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def language_dir(site: Path, code: str) -> Path:
+    return site if code == "en" else site / code
+
+
+def read(site: Path, code: str, page: str) -> str:
+    return (language_dir(site, code) / page).read_text("utf-8")
+
+
+@pytest.mark.parametrize("code", PUBLISHED)
+def test_every_language_has_every_page_with_its_html_lang(site: Path, code: str) -> None:
+    for page in PAGES:
+        html = read(site, code, page)
+        assert re.search(rf'<html lang="{code}"', html), f"{code}/{page}"
+
+
+@pytest.mark.parametrize(
+    ("code", "title", "search_placeholder"),
+    [("en", "Counting points", "Search"), ("da", "Tælle point", "Søg"), ("pt", "Contar os pontos", "Buscar"),
+     ("hi", "अंक गिनना", "खोज"), ("nl", "Punten tellen", "Zoeken"), ("ms", "Mengira mata", "Cari")],
+)  # fmt: skip
+def test_theme_ui_site_name_and_nav_speak_the_language(
+    site: Path, code: str, title: str, search_placeholder: str
+) -> None:
+    html = read(site, code, "scoring.html")
+    assert f'placeholder="{search_placeholder}"' in html
+    assert re.search(rf"<title>{re.escape(title)} - [^<]+</title>", html)
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>', html, re.S)
+    assert nav and title in nav.group(0)
+
+
+@pytest.mark.parametrize("code", PUBLISHED)
+def test_switcher_and_hreflang_point_at_the_same_page(site: Path, code: str) -> None:
+    html = read(site, code, "scoring.html")
+    up = "" if code == "en" else "../"
+    for other in PUBLISHED:
+        there = "" if other == "en" else f"{other}/"
+        href = f"{up}{there}scoring.html"
+        assert f'<link rel="alternate" href="{href}" hreflang="{other}">' in html
+        assert re.search(rf'<a href="{re.escape(href)}" hreflang="{other}" class="md-select__link">', html)
+        assert (language_dir(site, code) / href).resolve().is_file()
+
+
+@pytest.mark.parametrize("code", PUBLISHED)
+def test_search_index_holds_only_its_own_language(site: Path, code: str) -> None:
+    index = json.loads((language_dir(site, code) / "search" / "search_index.json").read_text("utf-8"))
+    assert index["config"]["lang"] == ["en" if code in ("en", "ms") else code]  # no Malay lunr
+    locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert locations == {"index.html", "scoring.html", "translation-status.html"}
+    text = " ".join(doc["title"] + " " + doc["text"] for doc in index["docs"])
+    if code != "en":
+        assert "Counting points" not in text  # no English page mixed in
+    assert "Tælle point" not in text or code == "da"
+
+
+def test_nothing_is_fetched_from_outside(site: Path) -> None:
+    for html_file in site.rglob("*.html"):
+        html = html_file.read_text("utf-8")
+        assert "fonts.googleapis" not in html and "fonts.gstatic" not in html
+        external = re.findall(r'<(?:link|script|img)[^>]+(?:href|src)="(https?:)?//[^"]+"', html)
+        assert not external, f"{html_file}: {external}"
+
+
+def test_translation_status_page_counts_every_catalog(site: Path) -> None:
+    html = read(site, "en", "translation-status.html")
+    for code in PUBLISHED:
+        assert f"<code>{code}</code>" in html
+    assert "100%" in html
+
+
+def test_a_seventh_language_needs_no_code_change(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")  # type: ignore[arg-type]
+    locales = project / "locales"
+    catalogs.init(locales, "fr")
+    path = catalog_path(locales, "fr")
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    for message in catalog:
+        if message.id:  # a stand-in translation that keeps every placeholder
+            message.string = tuple(message.id) if isinstance(message.id, tuple) else message.id
+    message = catalog.get("Counting points")
+    message.string = "Compter les points"
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+    out = tmp_path / "site"
+    result = build_site(project, out)
+    assert result.returncode == 0, result.stderr
+    french = (out / "fr" / "scoring.html").read_text("utf-8")
+    assert '<html lang="fr"' in french and "<h1" in french and "Compter les points" in french
+    english = (out / "scoring.html").read_text("utf-8")
+    assert 'href="fr/scoring.html" hreflang="fr" class="md-select__link"' in english
+    assert "Français" in english
+
+
