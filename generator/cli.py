@@ -6,15 +6,17 @@ import argparse
 import json
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from generator import catalogs, engine
+from generator import catalogs, engine, pseudo
 from generator.errors import Location, RulesdocError, display_path
+from generator.i18n import select_languages
 from generator.render import Project, render_all, write_pages
 from generator.rules import load_rules, parse_rounds, read_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
     render.add_argument("--out", type=Path, default=Path("build/pages"), help="output folder")
     render.add_argument("--lang", action="append", default=[], metavar="CODE", help="only this language")
+    render.add_argument(
+        "--locales",
+        type=Path,
+        metavar="DIR",
+        help="catalogs to render from, e.g. build/pseudo (default: ROOT/locales); English always renders",
+    )
     render.add_argument(
         "--no-strict",
         dest="strict",
@@ -52,6 +60,31 @@ def _parser() -> argparse.ArgumentParser:
     init = steps.add_parser("init", help="start the catalog of a new language")
     init.add_argument("lang", help="the site's language code, e.g. fr")
     init.add_argument("--locale", help="formatting locale if not the code itself, e.g. pt_PT")
+    pseudo_step = steps.add_parser(
+        "pseudo",
+        help=f"write the pseudo-locale {pseudo.PSEUDO_CODE} ([Ŵîññéŕ ···]) for layout tests, not in locales/",
+        description=f"Every message accented, about 40 % longer and bracketed, placeholders kept. "
+        f"Written to DIR/{pseudo.PSEUDO_CODE}/ (never locales/, which would publish it); render it "
+        f"with `render --locales DIR`. Babel has no {pseudo.PSEUDO_CODE} locale data: it formats "
+        f"numbers and plurals as {pseudo.PSEUDO_LOCALE}.",
+    )
+    pseudo_step.add_argument(
+        "--out", type=Path, default=pseudo.DEFAULT_OUT, metavar="DIR", help="folder (default: build/pseudo)"
+    )
+
+    check = commands.add_parser(
+        "check",
+        help="lint catalogs, glossary terms and rendered pages; exit 1 on errors",
+        description="Stale catalogs, completeness, placeholders, markup, plural forms, terminology, "
+        "rendering and (with --pages) drift of committed pages. Exit 0 clean, 1 errors, 2 bad input.",
+    )
+    check.add_argument(
+        "--format", choices=CHECK_FORMATS, default="text", help="output: text, json, or github annotations"
+    )
+    check.add_argument(
+        "--pages", type=Path, metavar="DIR", help="also compare DIR/<lang>/<page>.md with a fresh render"
+    )
+    check.add_argument("--lang", action="append", default=[], metavar="CODE", help="only this language")
     return parser
 
 
@@ -114,7 +147,40 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
     elif args.step == "init":
         path = catalogs.init(locales, args.lang, args.locale)
         print(f"{display_path(path)}: created; translate it, then `make site`")
+    elif args.step == "pseudo":
+        path = pseudo.write_pseudo(locales, args.out)
+        print(
+            f"{display_path(path)}: written; `rulesdoc render --locales {display_path(args.out)}` renders it"
+        )
     return EXIT_OK
+
+
+def _render(args: argparse.Namespace, project: Project) -> int:
+    if args.locales is None:
+        pages = render_all(project, args.lang, strict=args.strict)
+    else:
+        # Another catalog folder (the pseudo-locale's): its languages plus the English source.
+        from generator.checks import render_each
+
+        project = Project(project.rules, project.templates, args.locales)
+        available = pseudo.discover_languages(args.locales)
+        languages = select_languages(available, args.lang)
+        pages = []
+        for result in render_each(project, languages, args.strict, status_of=available).values():
+            if isinstance(result, RulesdocError):
+                raise result
+            pages.extend(result)
+    for path in write_pages(pages, args.out):
+        print(display_path(path))
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
+    from generator import checks  # the linter's imports (Babel's checkers...) cost `render` nothing
+
+    report = checks.check_project(root, project, args.lang, args.pages)
+    print(checks.FORMATS[args.format](report))
+    return EXIT_FINDINGS if report.errors else EXIT_OK
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -122,10 +188,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     root: Path = args.root
     project = Project.at(root, getattr(args, "rules", None))
     if args.command == "render":
-        pages = render_all(project, args.lang, strict=args.strict)
-        for path in write_pages(pages, args.out):
-            print(display_path(path))
-        return EXIT_OK
+        return _render(args, project)
+    if args.command == "check":
+        return _check(args, root, project)
     if args.command == "score":
         return _score(args, project)
     if args.command == "catalog":
