@@ -36,6 +36,8 @@ class Language:
     code: str  # the site's code and the catalog folder: "pt"
     locale: Locale  # the formatting locale, from the catalog header: pt_PT
     catalog_path: Path | None  # None for the source language
+    # The catalog as read by discover_languages, so a render parses each .po once.
+    catalog: Catalog | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -55,22 +57,98 @@ def parse_locale(code: str, where: Location | None = None) -> Locale:
         raise RulesdocError(f"unknown locale code {code!r}", where) from None
 
 
+# A .po line outside comments: a keyword and a quoted string, or a quoted continuation string.
+_PO_LINE = re.compile(r'(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"[^"\\]*(?:\\.[^"\\]*)*"')
+_PO_CHARSET = re.compile(rb"charset=([-\w]+)")
+
+
+def _check_po_lines(data: bytes, path: str) -> None:
+    """Refuse what Babel's lenient parser lets through: undecodable bytes, unquoted strings,
+    a message defined twice, a msgstr without its msgid.
+
+    (Babel reads ``msgstr Hej"`` as ``ej``, and of two entries for one msgid keeps the last:
+    a typo would silently become a wrong translation.)
+    """
+    charset = _PO_CHARSET.search(data)
+    if charset and charset.group(1).decode().lower().replace("_", "-") not in ("utf-8", "utf8"):
+        return  # another declared encoding: leave it to Babel
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RulesdocError(
+            f"invalid catalog: not UTF-8 text ({error.reason}: byte 0x{data[error.start]:02x})",
+            Location(path, data.count(b"\n", 0, error.start) + 1),
+        ) from None
+    seen: dict[tuple[str, str], int] = {}
+    keyword, context, msgid, msgid_line = "", "", "", 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.strip()
+        if not line or line[0] == "#":
+            continue
+        if not _PO_LINE.fullmatch(line):
+            shown = line if len(line) <= 40 else line[:37] + "..."
+            raise RulesdocError(
+                f'invalid catalog: expected a keyword (msgid, msgstr, ...) and a "quoted string", '
+                f"got {shown!r}",
+                Location(path, number),
+            )
+        word, _, string = line.partition('"')
+        word, string = word.strip() or keyword, string[:-1]
+        if word.startswith("msgstr") and keyword.startswith("msgid"):
+            if (context, msgid) in seen:
+                raise RulesdocError(
+                    f"invalid catalog: msgid {msgid!r} is defined twice"
+                    f" (first on line {seen[context, msgid]})",
+                    Location(path, msgid_line),
+                )
+            seen[context, msgid] = msgid_line
+            context = ""
+        elif word.startswith("msgstr") and not keyword.startswith("msgstr"):
+            raise RulesdocError("invalid catalog: msgstr without a msgid before it", Location(path, number))
+        elif word == "msgstr" and keyword == "msgstr" and line.startswith("msgstr"):
+            raise RulesdocError("invalid catalog: a second msgstr for one msgid", Location(path, number))
+        if word == "msgid" and keyword != "msgid":
+            msgid, msgid_line = "", number
+        if word == "msgctxt" and keyword != "msgctxt":
+            context = ""
+        if word == "msgid":
+            msgid += string
+        elif word == "msgctxt":
+            context += string
+        keyword = word
+
+
 def read_catalog(path: Path) -> Catalog:
     """Read a .po file; syntax errors name the file and line."""
     where = Location(display_path(path))
     try:
-        with path.open("rb") as handle:
-            return read_po(handle, abort_invalid=True)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise RulesdocError("catalog not found", where) from None
+    except IsADirectoryError:
+        raise RulesdocError("is a directory, not a catalog file", where) from None
+    except OSError as error:
+        raise RulesdocError(f"cannot read catalog: {error.strerror}", where) from None
+    _check_po_lines(data, where.path)
+    try:
+        return read_po(io.BytesIO(data), abort_invalid=True)
     except PoFileError as error:
         line = getattr(error, "lineno", None)
+        line = line + 1 if isinstance(line, int) else None  # Babel counts lines from 0
         text = str(error).split(" on ")[0]
         raise RulesdocError(f"invalid catalog: {text}", Location(where.path, line)) from None
     except (UnicodeDecodeError, ValueError) as error:
         raise RulesdocError(f"invalid catalog: {error}", where) from None
-    except OSError as error:
-        raise RulesdocError(f"cannot read catalog: {error.strerror}", where) from None
+
+
+def _header_line(path: Path, name: str) -> int | None:
+    """The line of a catalog header field (``"Language: da\\n"``), for error locations."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    prefix = f'"{name}:'
+    return next((number for number, line in enumerate(lines, 1) if line.startswith(prefix)), None)
 
 
 def expected_plural_forms(locale: Locale) -> str:
@@ -80,16 +158,17 @@ def expected_plural_forms(locale: Locale) -> str:
 
 def catalog_locale(catalog: Catalog, path: Path, code: str) -> Locale:
     """The catalog's formatting locale; its plural header must agree with CLDR."""
-    where = Location(display_path(path))
+    shown = display_path(path)
     language = catalog.locale_identifier or code
+    where = Location(shown, _header_line(path, "Language"))
     locale = parse_locale(str(language), where)
-    if locale.language != parse_locale(code, where).language:
+    if locale.language != parse_locale(code, Location(shown)).language:
         raise RulesdocError(f"catalog folder is {code!r} but its Language header is {language!r}", where)
     expected = expected_plural_forms(locale)
     if catalog.plural_forms.replace(" ", "") != expected.replace(" ", ""):
         raise RulesdocError(
             f"Plural-Forms header is {catalog.plural_forms!r}, but CLDR gives {expected!r} for {locale}",
-            where,
+            Location(shown, _header_line(path, "Plural-Forms")),
         )
     return locale
 
@@ -103,7 +182,7 @@ def discover_languages(locales_dir: Path) -> list[Language]:
             if code == SOURCE_LANGUAGE:
                 continue
             catalog = read_catalog(path)
-            languages.append(Language(code, catalog_locale(catalog, path, code), path))
+            languages.append(Language(code, catalog_locale(catalog, path, code), path, catalog))
     return languages
 
 
@@ -153,7 +232,7 @@ class Translator:
     def load(cls, language: Language, mark_fallbacks: bool = True) -> Translator:
         if language.catalog_path is None:
             return cls(language, gettext.NullTranslations())
-        catalog = read_catalog(language.catalog_path)
+        catalog = language.catalog if language.catalog is not None else read_catalog(language.catalog_path)
         buffer = io.BytesIO()
         write_mo(buffer, catalog, use_fuzzy=False)  # fuzzy entries are not translations yet
         buffer.seek(0)
@@ -190,7 +269,7 @@ class Translator:
             path = display_path(self.language.catalog_path) if self.language.catalog_path else "template"
             raise RulesdocError(
                 f"translation of {msgid!r} has a broken placeholder ({type(error).__name__}: {error}); "
-                f"it may use only {', '.join(sorted(names)) or 'none'}",
+                + (f"it may use only {', '.join(sorted(names))}" if names else "it may use none (%% for %)"),
                 Location(path, line),
             ) from None
         return escape_message(translated)
@@ -217,8 +296,9 @@ class Formatter:
     def number(self, value: int | Fraction) -> str:
         return format_decimal(value, locale=self.locale)
 
-    def percent(self, value: Fraction) -> str:
-        return format_percent(float(value), locale=self.locale, decimal_quantization=False)
+    def percent(self, value: Fraction, exact: bool = True) -> str:
+        """A share as a percentage: exact for rules ("12.5 %"), whole for statistics ("99 %")."""
+        return format_percent(float(value), locale=self.locale, decimal_quantization=not exact)
 
     def list(self, items: Sequence[str]) -> str:
         return format_list(list(items), locale=self.locale)
@@ -251,7 +331,7 @@ def catalog_stats(language: Language, template: Catalog | None) -> CatalogStats:
     if language.catalog_path is None:
         total = len([m for m in template if m.id]) if template else 0
         return CatalogStats(language.code, language.name, total, 0, 0)
-    catalog = read_catalog(language.catalog_path)
+    catalog = language.catalog if language.catalog is not None else read_catalog(language.catalog_path)
     ids = [(m.id, m.context) for m in (template or catalog) if m.id]
     translated = fuzzy = 0
     for msgid, context in ids:

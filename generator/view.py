@@ -36,7 +36,11 @@ class CardChip:
 
 @dataclass(frozen=True)
 class SeatView:
-    label: str
+    """One seat of an example. The template words its label from kind, number and opened."""
+
+    kind: str  # "winner", "opponent" (numbered after the winner) or "player" (blocked round)
+    number: int  # opponent or player number, from 1
+    opened: bool
     cards: tuple[CardChip, ...]
     hand_value: int
     score: str  # formatted
@@ -132,32 +136,24 @@ def card_chip(card: Card, translate: Translator) -> CardChip:
     return CardChip(card.code, name, card.suit.symbol, "red" if card.suit.is_red else "black")
 
 
-def _seat_label(seat: int, opponent: int, opened: bool, blocked: bool, translate: Translator) -> str:
-    if blocked:
-        if opened:
-            return translate.gettext("Player %(number)s") % {"number": seat + 1}
-        return translate.gettext("Player %(number)s, never opened") % {"number": seat + 1}
-    if opponent == 0:
-        return translate.gettext("Winner")
-    if opened:
-        return translate.gettext("Opponent %(number)s") % {"number": opponent}
-    return translate.gettext("Opponent %(number)s, never opened") % {"number": opponent}
-
-
 def example_view(rules: Rules, example: Example, translate: Translator, fmt: Formatter) -> ExampleView:
     situation = example.situation
     result = engine.score_round(rules, situation)
     blocked = situation.went_out is None
     seats = []
     opponent = 1
-    for hand, player in zip(situation.hands, result.players):
-        if not blocked and player.seat == situation.went_out:
-            number = 0
+    for hand, player in zip(situation.hands, result.players, strict=True):
+        if blocked:
+            kind, number = "player", player.seat + 1
+        elif player.seat == situation.went_out:
+            kind, number = "winner", 0
         else:
-            number, opponent = opponent, opponent + 1
+            kind, number, opponent = "opponent", opponent, opponent + 1
         seats.append(
             SeatView(
-                label=_seat_label(player.seat, number, hand.opened, blocked, translate),
+                kind=kind,
+                number=number,
+                opened=hand.opened,
                 cards=tuple(card_chip(card, translate) for card in hand.cards),
                 hand_value=player.hand_value,
                 score=fmt.number(player.score),
@@ -166,7 +162,7 @@ def example_view(rules: Rules, example: Example, translate: Translator, fmt: For
             )
         )
     # The winner comes first, as readers expect, then the opponents in seat order.
-    seats.sort(key=lambda s: s.reason not in (Reason.WINNER,))
+    seats.sort(key=lambda s: s.kind != "winner")
     return ExampleView(
         id=example.id,
         title=translate.gettext(example.title),
@@ -202,5 +198,8 @@ def page_context(
 
 
 def site_name(translate: Translator) -> str:
-    """The site's name in a language: plain text, for the theme's header and <title>."""
+    """The site's name in a language: plain text, for the theme's header and <title>.
+
+    It is the home page's heading (templates/index.md.j2), so the catalogs hold it once.
+    """
     return translate.translations.gettext("Rami help").translate({ord(c): None for c in "<>&\"'"})
