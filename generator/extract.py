@@ -7,7 +7,8 @@ its source line and a translator comment.
 
 from __future__ import annotations
 
-from typing import IO, Any, Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
+from typing import IO, Any
 
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode

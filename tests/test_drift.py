@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from conftest import PUBLISHED, ROOT
+
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.render import Project, render_all
 

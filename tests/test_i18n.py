@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from babel import Locale
 from babel.messages.pofile import read_po, write_po
-
 from conftest import PUBLISHED
+
 from generator import catalogs
 from generator.cards import ALL_CARDS
 from generator.errors import RulesdocError

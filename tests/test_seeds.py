@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from seedmatch import SEEDS, match
 
 from generator.render import Project, render_all
-from seedmatch import SEEDS, match
 
 SEED_LANGUAGES = ("da", "hi", "ms", "nl", "pt")
 
