@@ -994,11 +994,12 @@ def read_policies(root: Path, locales: Path, codes: Sequence[str]) -> dict[str, 
     }
 
 
-class _AnyTag(yaml.SafeLoader):
-    """mkdocs.yml uses !ENV and friends: read through them."""
+class MkdocsConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml as data: its !ENV and !!python/name values become None, nothing is imported."""
 
 
-_AnyTag.add_multi_constructor("!", lambda loader, suffix, node: None)
+MkdocsConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+MkdocsConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
 def _published_languages(mkdocs: Path) -> set[str]:
@@ -1006,7 +1007,7 @@ def _published_languages(mkdocs: Path) -> set[str]:
     if not mkdocs.is_file():
         return set()
     try:
-        config = yaml.load(mkdocs.read_text(encoding="utf-8"), Loader=_AnyTag) or {}
+        config = yaml.load(mkdocs.read_text(encoding="utf-8"), Loader=MkdocsConfigLoader) or {}
     except yaml.YAMLError as error:
         raise RulesdocError(f"invalid mkdocs.yml: {error}", Location(display_path(mkdocs))) from None
     plugins = config.get("plugins") or [] if isinstance(config, dict) else []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 # Placeholders stay as they are: ``%(name)s``, ``%%`` and ``{name}``.
 _PLACEHOLDER = re.compile(r"(%\([A-Za-z_][A-Za-z0-9_]*\)[sdif]|%%|\{[A-Za-z_][A-Za-z0-9_]*\})")
@@ -35,3 +36,17 @@ def escape_message(message: str) -> str:
 def attribute(text: str) -> str:
     """Escape text for an HTML attribute value in double quotes."""
     return html.escape(" ".join(text.split()), quote=True)
+
+
+def slugify(value: str, separator: str) -> str:
+    """Heading anchors for every script: letters, combining marks and digits are kept.
+
+    Python-Markdown's and pymdownx's slugifiers drop Devanagari vowel signs (category M),
+    turning "संक्षेप में" into "सकषप-म"; this keeps "संक्षेप-में".
+    """
+    words = []
+    for word in unicodedata.normalize("NFC", value).casefold().split():
+        kept = "".join(ch for ch in word if ch in "-_" or unicodedata.category(ch)[0] in "LMN")
+        if kept:
+            words.append(kept)
+    return separator.join(words)

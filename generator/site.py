@@ -7,19 +7,23 @@ so gets its own search index (with its own lunr pipeline), its own 404 page,
 ``<html lang>``, theme UI language and site name: the known weaknesses of a
 single multi-language build (mkdocs-static-i18n #31, #129, #271, #284, #326).
 
-Pages are not files in ``docs/``: every page template is rendered for the
-build's language by :mod:`generator.render` and handed to MkDocs as a generated
-file, so ``serve`` re-renders whenever ``rules.yaml``, a template or a catalog
-changes (they are listed under ``watch:``).
+Pages are not files in ``docs/``: the main build renders every page template in
+every language with :mod:`generator.render`, before MkDocs writes anything, and
+hands each language build its pages as generated files. ``serve`` re-renders
+whenever ``rules.yaml``, a template or a catalog changes (they are listed under
+``watch:``); a bad input fails ``build`` with its one-line error, while ``serve``
+prints that line and keeps showing the last good pages until the input is fixed.
 """
 
 from __future__ import annotations
 
 import logging
 import posixpath
+from collections.abc import Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mkdocs.commands.build import build
 from mkdocs.config import base, load_config
@@ -44,6 +48,9 @@ from generator.rules import load_rules
 from generator.view import site_name
 
 log = logging.getLogger("mkdocs.plugins.rulesdoc")
+# Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
+# error and fail the rebuild, which leaves `mkdocs serve` holding every request until one succeeds.
+preview_log = logging.getLogger("rulesdoc")
 
 # The language of the build in progress; None for the main (source language) build.
 _building: ContextVar[str | None] = ContextVar("rulesdoc_building", default=None)
@@ -64,35 +71,63 @@ def search_language(code: str) -> str:
     return code if code in _LUNR else "en"
 
 
+@dataclass(frozen=True)
+class Rendering:
+    """Every language's pages and site name, rendered by the main build before anything is written."""
+
+    languages: tuple[Language, ...]  # the switcher's languages
+    pages: dict[str, list[RenderedPage]]  # by language code, the source language included
+    site_names: dict[str, str]
+
+
+# What the main build rendered, handed to the language builds it runs.
+_rendering: ContextVar[Rendering | None] = ContextVar("rulesdoc_rendering", default=None)
+
+
+def render_site(project: Project, codes: Sequence[str], strict: bool) -> Rendering:
+    """Render the source language and every selected language; any bad input raises here."""
+    available = discover_languages(project.locales)
+    languages = select_languages(available, codes)
+    built = select_languages(available, [SOURCE_LANGUAGE])
+    built += [language for language in languages if language.code != SOURCE_LANGUAGE]
+    rules = load_rules(project.rules)
+    env = make_environment(project.templates)
+    status = translation_status(project.locales, available)
+    names = page_templates(project.templates)
+    pages: dict[str, list[RenderedPage]] = {}
+    site_names: dict[str, str] = {}
+    for language in built:
+        pages[language.code] = render_language(
+            env, rules, language, names, project.templates, strict, status
+        )
+        site_names[language.code] = site_name(Translator.load(language, mark_fallbacks=not strict))
+    return Rendering(tuple(languages), pages, site_names)
+
+
 class RulesdocPlugin(BasePlugin[RulesdocConfig]):
     def __init__(self) -> None:
         self.languages: list[Language] = []
-        self.language: Language | None = None
         self.pages: list[RenderedPage] = []
+        self.rendering: Rendering | None = None
+        self.serving = False  # under `mkdocs serve`
+        self.last_good: Rendering | None = None  # what the preview shows while an input is broken
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        # Defining on_startup also keeps this plugin object across the rebuilds of `mkdocs serve`,
+        # and with it the last good rendering.
+        self.serving = command == "serve"
 
     @event_priority(100)  # before the search plugin reads the theme language
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
-        project = Project(
-            root / self.config.rules, root / self.config.templates, root / self.config.locales
-        )
         code = _building.get() or SOURCE_LANGUAGE
-        try:
-            available = discover_languages(project.locales)
-            self.languages = select_languages(available, self.config.languages)
-            self.language = select_languages(available, [code])[0]
-            rules = load_rules(project.rules)
-            env = make_environment(project.templates)
-            status = translation_status(project.locales, available)
-            self.pages = render_language(
-                env, rules, self.language, page_templates(project.templates),
-                project.templates, self.config.strict, status,
-            )  # fmt: skip
-            translator = Translator.load(self.language, mark_fallbacks=not self.config.strict)
-        except RulesdocError as error:
-            raise PluginError(str(error)) from None
+        rendering = _rendering.get() if _building.get() is not None else None
+        if rendering is None:  # the main build renders every language, before anything is written
+            rendering = self._render(config)
+        self.rendering = rendering
+        self.languages = list(rendering.languages)
+        self.pages = rendering.pages[code]
         config.theme["language"] = code
-        config.site_name = site_name(translator) or config.site_name
+        config.site_name = rendering.site_names[code] or config.site_name
         search = config.plugins.get("material/search") or config.plugins.get("search")
         if search is not None:
             search.config["lang"] = [search_language(code)]
@@ -121,13 +156,37 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):
         ]
         return context
 
+    def _render(self, config: MkDocsConfig) -> Rendering:
+        """Every language's pages, or the build's one-line error.
+
+        MkDocs cleans the site folder after ``on_config``, so failing here keeps the last
+        built site intact. Under ``mkdocs serve`` a failed rebuild would hold every request
+        until a build succeeds: there the error is one line in the terminal, and the preview
+        is rebuilt from the last good rendering until the input is fixed.
+        """
+        root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
+        project = Project(
+            root / self.config.rules, root / self.config.templates, root / self.config.locales
+        )
+        try:
+            rendering = render_site(project, self.config.languages, self.config.strict)
+        except RulesdocError as error:
+            if not self.serving or self.last_good is None:
+                raise PluginError(str(error)) from None
+            preview_log.error("%s (the preview shows the last good pages until this is fixed)", error)
+            return self.last_good
+        self.last_good = rendering
+        return rendering
+
     def on_post_build(self, config: MkDocsConfig) -> None:
-        if _building.get() is not None:
+        if _building.get() is not None or self.rendering is None:
             return  # a language build: only the main build orchestrates
-        for language in self.languages:
+        rendering = self.rendering  # the language builds may share this plugin object
+        for language in rendering.languages:
             if language.code == SOURCE_LANGUAGE:
                 continue
             token = _building.set(language.code)
+            handed = _rendering.set(rendering)
             try:
                 sub = load_config(
                     config.config_file_path,
@@ -138,6 +197,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):
                 )
                 build(sub)
             finally:
+                _rendering.reset(handed)
                 _building.reset(token)
 
 

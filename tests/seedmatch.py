@@ -21,6 +21,8 @@ from pathlib import Path
 import markdown
 import yaml
 
+from generator.checks import MkdocsConfigLoader
+
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "fixtures" / "seeds"
 _TAG = re.compile(r"<[^>]+>")
@@ -38,20 +40,13 @@ def page_text(markdown_text: str) -> str:
 
 def to_html(markdown_text: str) -> str:
     """Markdown to HTML with the site's own extensions (captions move before their tables)."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=_IgnoreTags)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=MkdocsConfigLoader)
     names, configs = [], {}
     for entry in config["markdown_extensions"]:
         name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
         names.append(name)
-        configs[name] = options or {}
+        configs[name] = {key: value for key, value in (options or {}).items() if value is not None}
     return markdown.markdown(markdown_text, extensions=names, extension_configs=configs)
-
-
-class _IgnoreTags(yaml.SafeLoader):
-    """mkdocs.yml uses !ENV and friends; their values do not matter here."""
-
-
-_IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def mutated_rules(tmp_path: Path, mutation: Mutation) -> Path:
 
 
 def numbers_in(cell: str) -> list[int]:
-    return [int(n) for n in re.findall(r"\*\* (\d+)", cell)]
+    # A no-break space keeps each score with its label.
+    return [int(n) for n in re.findall(r"\*\*[\u00a0 ](\d+)", cell)]
 
 
 def table_rows(page: str, first_cell: str = "") -> list[list[str]]:

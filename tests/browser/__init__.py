@@ -1,0 +1,1 @@
+"""Browser tests of the built site (a package, so its conftest does not shadow tests/conftest.py)."""

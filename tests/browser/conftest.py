@@ -1,0 +1,174 @@
+"""Fixtures for the browser tests: the built site, a local HTTP server and headless Chromium.
+
+The site is built once per session with ``mkdocs build --strict`` into a temporary folder
+(never the possibly stale ``site/``) and served from 127.0.0.1. One Chromium (Debian's, driven
+by Playwright's Python package: Playwright cannot download browsers here) runs for the session,
+one page per test. Without Chromium the tests skip, except in CI (``CI=true``), where they fail:
+the suite must not pass there by skipping.
+
+Every page is watched: console errors, uncaught exceptions, failed requests, responses with a
+status of 400 or more, and any request to a host other than 127.0.0.1, which is refused. A test
+asserts ``problems.assert_none()`` where it matters; a request off the machine fails every test.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import ROOT
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response, Route
+
+CHROMIUM = Path(os.environ.get("RULESDOC_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # Chromium refuses to run as root (containers, CI) with its sandbox; our own pages only
+    # Without these Chromium calls Google hosts on its own (updates, sync, field trials).
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+HOST = "127.0.0.1"
+ARTIFACTS = ROOT / "tests" / "artifacts"  # screenshots, git-ignored
+# Any http(s)/ws(s) URL whose host is not the local server.
+OFF_MACHINE = re.compile(rf"^(?:https?|wss?)://(?!{re.escape(HOST)}(?::\d+)?/)")
+
+
+def unavailable(reason: str) -> NoReturn:
+    if os.environ.get("CI", "").strip().lower() == "true":
+        pytest.fail(f"{reason}; CI=true, so the browser tests fail instead of skipping", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set RULESDOC_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("the playwright package is not installed (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def built_site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The published build: strict, from the repository's sources, into a fresh folder."""
+    out = tmp_path_factory.mktemp("browser-site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("RULESDOC_STRICT", None)  # the published site is built strict
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}{result.stderr}", pytrace=False)
+    return out
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site over HTTP on 127.0.0.1 and a free port: "http://127.0.0.1:<port>/"."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{HOST}:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@dataclass
+class Problems:
+    """What went wrong while the pages of one test were open."""
+
+    console: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    http_errors: list[str] = field(default_factory=list)
+    off_machine: list[str] = field(default_factory=list)
+
+    def refuse(self, route: Route) -> None:
+        self.off_machine.append(route.request.url)
+        route.abort("blockedbyclient")
+
+    def watch(self, page: Page) -> None:
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.console.append(f"uncaught exception: {error}"))
+        page.on("requestfailed", self._failed)
+        page.on("response", self._response)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.console.append(f"console error: {message.text} ({message.location.get('url', '')})")
+
+    def _failed(self, request: Request) -> None:
+        failure = request.failure or ""
+        if "ERR_ABORTED" in failure and urlsplit(request.url).hostname == HOST:
+            return  # cancelled by a navigation away, not a failure of the site
+        self.failed.append(f"request failed: {request.url} ({failure})")
+
+    def _response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.http_errors.append(f"HTTP {response.status}: {response.url}")
+
+    def all(self) -> list[str]:
+        off = [f"request off the machine: {url}" for url in self.off_machine]
+        return [*self.console, *self.failed, *self.http_errors, *off]
+
+    def assert_none(self) -> None:
+        found = self.all()
+        assert not found, "problems on the page:\n" + "\n".join(found)
+
+
+@pytest.fixture
+def problems() -> Problems:
+    return Problems()
+
+
+@pytest.fixture
+def context(browser: Browser, problems: Problems) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    ctx.route(OFF_MACHINE, problems.refuse)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext, problems: Problems, site_url: str) -> Iterator[Page]:
+    tab = context.new_page()
+    problems.watch(tab)
+    yield tab
+    if problems.off_machine:
+        pytest.fail("requests off the machine:\n" + "\n".join(problems.off_machine), pytrace=False)

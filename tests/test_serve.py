@@ -1,0 +1,281 @@
+"""The live preview: `mkdocs serve` shows every language and re-renders on edits, bad ones included.
+
+One server runs for the module, on a copy of the project in a temporary folder (the
+``rulesdoc`` plugin is an installed entry point, so it works from any folder). Every
+test edits the copy, waits for the rebuild and reads the pages over HTTP; the bad
+edits check that the terminal shows the one-line error naming the file and line,
+that the server keeps serving the last good pages, and that fixing the file recovers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+from conftest import PUBLISHED, copy_project
+
+from generator.errors import RulesdocError
+from generator.render import Project, render_all
+from generator.rules import load_rules
+
+pytestmark = pytest.mark.slow
+
+START_TIMEOUT = 120.0  # the first build of six languages
+REBUILD_TIMEOUT = 60.0  # one rebuild is a few seconds; generous for a loaded CI machine
+DANISH_PO = Path("locales/da/LC_MESSAGES/messages.po")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Preview:
+    """A `mkdocs serve` subprocess on a project folder, its terminal output in a file."""
+
+    def __init__(self, root: Path, log_path: Path) -> None:
+        self.root = root
+        self.port = free_port()
+        self.log_path = log_path
+        self._log: IO[bytes] = log_path.open("wb")
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "RULESDOC_STRICT": "false"}  # as `make serve`
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
+            cwd=root, env=env, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    def url(self, code: str, page: str = "scoring.html") -> str:
+        folder = "" if code == "en" else f"{code}/"
+        return f"http://127.0.0.1:{self.port}/{folder}{page}"
+
+    def get(self, code: str, page: str = "scoring.html") -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(self.url(code, page), timeout=10) as response:
+                return response.status, response.read().decode("utf-8")
+        except urllib.error.HTTPError as error:
+            return error.code, ""
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return 0, ""
+
+    def output(self, since: int = 0) -> str:
+        return self.log_path.read_bytes()[since:].decode("utf-8", "replace")
+
+    def mark(self) -> int:
+        """A position in the terminal output, to look only at what comes after it."""
+        return self.log_path.stat().st_size
+
+    def wait_for(self, what: str, check: Callable[[], bool], timeout: float = REBUILD_TIMEOUT) -> float:
+        """Poll until ``check()`` holds; returns the seconds it took."""
+        start = time.monotonic()
+        while not check():
+            if self.process.poll() is not None:
+                pytest.fail(f"mkdocs serve exited ({self.process.returncode}) waiting for {what}:\n"
+                            + self.output()[-4000:])  # fmt: skip
+            if time.monotonic() - start > timeout:
+                pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}; server output:\n"
+                            + self.output()[-4000:])  # fmt: skip
+            time.sleep(0.2)
+        return time.monotonic() - start
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)  # serve's own shutdown: removes its temporary site
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        self._log.close()
+
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
+    root = copy_project(tmp_path_factory.mktemp("preview") / "project")
+    server = Preview(root, root.parent / "serve.log")
+    try:
+        server.wait_for("/da/scoring.html", lambda: server.get("da")[0] == 200, timeout=START_TIMEOUT)
+        yield server
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- reading the pages
+
+
+def in_short(html: str) -> str:
+    """The "In short" paragraph: the first paragraph after the page's first section heading."""
+    found = re.search(r"</h2>\s*<p>(.*?)</p>", html, re.S)
+    assert found, "no paragraph after the first <h2>"
+    return found.group(1)
+
+
+def joker_cell(html: str) -> str:
+    """The points of the first row (the joker) of the card values table."""
+    found = re.search(r"<tbody>\s*<tr>\s*<td[^>]*>.*?</td>\s*<td[^>]*>(.*?)</td>", html, re.S)
+    assert found, "no card values table"
+    return found.group(1).strip()
+
+
+def shows_joker(html: str, value: int) -> bool:
+    return joker_cell(html) == str(value) and re.search(rf"(?<!\d){value}(?!\d)", in_short(html)) is not None
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert text.count(old) == 1, f"{old!r} should occur once in {path}"
+    path.write_text(text.replace(old, new), "utf-8")
+
+
+def set_joker(root: Path, value: int) -> None:
+    path = root / "rules.yaml"
+    text, count = re.subn(r"(?m)^(  joker: )\d+", rf"\g<1>{value}", path.read_text("utf-8"))
+    assert count == 1, "card_values.joker not found in rules.yaml"
+    path.write_text(text, "utf-8")
+
+
+def rebuild_with_joker(preview: Preview, value: int) -> float:
+    set_joker(preview.root, value)
+    return preview.wait_for(f"joker = {value} on /da/scoring.html",
+                            lambda: shows_joker(preview.get("da")[1], value))  # fmt: skip
+
+
+def expected_error(root: Path, produce: Callable[[], object], monkeypatch: pytest.MonkeyPatch) -> str:
+    """The one-line error the generator gives for the copy, paths relative to it as in the server."""
+    with monkeypatch.context() as m:
+        m.chdir(root)
+        with pytest.raises(RulesdocError) as raised:
+            produce()
+    return str(raised.value)
+
+
+def error_lines(output: str, message: str) -> list[str]:
+    return [line for line in output.splitlines() if message in line]
+
+
+def assert_last_good_pages(preview: Preview, joker: int) -> None:
+    for code in PUBLISHED:
+        status, html = preview.get(code)
+        assert status == 200, f"{preview.url(code)} is no longer served ({status})"
+        assert f'<html lang="{code}"' in html
+    assert shows_joker(preview.get("da")[1], joker), "the Danish page should still show the last good value"
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_serves_every_language(preview: Preview) -> None:
+    for code in PUBLISHED:
+        for page in ("index.html", "scoring.html", "translation-status.html"):
+            status, html = preview.get(code, page)
+            assert status == 200, f"{preview.url(code, page)}: {status}"
+            assert f'<html lang="{code}"' in html, preview.url(code, page)
+
+
+def test_editing_rules_rerenders_without_a_restart(preview: Preview) -> None:
+    assert shows_joker(preview.get("da")[1], 20), "the copy starts with the repository's joker value"
+    seconds = rebuild_with_joker(preview, 23)
+    print(f"rules.yaml edit shown after {seconds:.1f} s")
+    for code in PUBLISHED:
+        assert joker_cell(preview.get(code)[1]) == "23", code
+
+
+def test_editing_a_template_and_a_catalog_rerenders(preview: Preview) -> None:
+    template = preview.root / "templates/scoring.md.j2"
+    template.write_text(template.read_text("utf-8") + "\n<!-- preview-check -->\n", "utf-8")
+    edit(preview.root / DANISH_PO, 'msgstr "Kort fortalt"', 'msgstr "Kort sagt"')
+    preview.wait_for("the template and catalog edits", lambda: (
+        "preview-check" in (html := preview.get("da")[1]) and ">Kort sagt<" in html
+    ))  # fmt: skip
+    assert "preview-check" in preview.get("pt")[1], "a template edit re-renders every language"
+
+
+def test_yaml_error_keeps_last_good_pages_until_fixed(
+    preview: Preview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rebuild_with_joker(preview, 24)
+    rules = preview.root / "rules.yaml"
+    good = rules.read_text("utf-8")
+    line = good.splitlines().index("  joker: 24") + 1
+    mark = preview.mark()
+    try:
+        edit(rules, "  joker: 24\n", "  joker: 25: oops\n")
+        message = expected_error(preview.root, lambda: load_rules("rules.yaml"), monkeypatch)
+        assert message.startswith(f"rules.yaml:{line}: YAML syntax error")
+        preview.wait_for(f"the error {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
+        time.sleep(1.0)  # let a wrongly continuing build do its damage before looking
+        output = preview.output(mark)
+        assert "Traceback" not in output, output
+        assert len(error_lines(output, message)) == 1, output
+        assert_last_good_pages(preview, 24)
+    finally:
+        rules.write_text(good.replace("  joker: 24\n", "  joker: 26\n"), "utf-8")
+    preview.wait_for("joker = 26 after the fix", lambda: shows_joker(preview.get("da")[1], 26))
+
+
+def test_broken_placeholder_keeps_last_good_pages_until_fixed(
+    preview: Preview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rebuild_with_joker(preview, 27)
+    catalog = preview.root / DANISH_PO
+    good = catalog.read_text("utf-8")
+    mark = preview.mark()
+    try:
+        edit(catalog, "jokeren %(joker)s point", "jokeren %(jokr)s point")
+        message = expected_error(
+            preview.root, lambda: render_all(Project.at(Path(".")), ["da"], strict=False), monkeypatch
+        )
+        assert re.match(rf"{re.escape(str(DANISH_PO))}:\d+: .*broken placeholder", message), message
+        preview.wait_for(f"the error {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
+        time.sleep(1.0)
+        assert_last_good_pages(preview, 27)
+        # An edit elsewhere while the catalog is still broken changes nothing yet ...
+        mark = preview.mark()
+        set_joker(preview.root, 28)
+        preview.wait_for("the error again", lambda: bool(error_lines(preview.output(mark), message)))
+        time.sleep(1.0)
+        assert_last_good_pages(preview, 27)
+        output = preview.output(mark)
+        assert "Traceback" not in output, output
+    finally:
+        catalog.write_text(good, "utf-8")
+    # ... and fixing the catalog shows it.
+    preview.wait_for("joker = 28 after the fix", lambda: shows_joker(preview.get("da")[1], 28))
+    assert_last_good_pages(preview, 28)
+
+
+@pytest.mark.parametrize("broken", ["rules.yaml", "catalog"])
+def test_build_still_fails_on_a_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    """The preview's leniency is for `serve` only: `mkdocs build` stops, writing nothing."""
+    root = copy_project(tmp_path / "project")
+    if broken == "rules.yaml":
+        edit(root / "rules.yaml", "  joker: 20\n", "  joker: 20: oops\n")
+        message = expected_error(root, lambda: load_rules("rules.yaml"), monkeypatch)
+    else:
+        edit(root / DANISH_PO, "jokeren %(joker)s point", "jokeren %(jokr)s point")
+        message = expected_error(root, lambda: render_all(Project.at(Path(".")), ["da"]), monkeypatch)
+    out = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=root, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert error_lines(output, message), output
+    assert "Traceback" not in output, output
+    assert not (out / "scoring.html").exists(), "nothing is written when an input is bad"
