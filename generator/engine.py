@@ -180,14 +180,14 @@ def score_game(rules: Rules, rounds: tuple[Round, ...]) -> GameResult:
 def check_example_illustrates(rules: Rules) -> None:
     """Fail when an example no longer shows the rule its prose claims to show."""
     for example in rules.examples:
-        if example.illustrates is None:
-            continue
-        try:
+        try:  # every example must be a possible round, whether or not it claims a rule
             result = score_round(rules, example.situation)
         except RulesdocError as error:
             raise RulesdocError(
                 f"example {example.id!r}: {error.message}", Location(rules.source, example.line)
             ) from None
+        if example.illustrates is None:
+            continue
         reasons = {p.reason for p in result.players}
         if example.illustrates not in reasons:
             found = ", ".join(sorted(r.value for r in reasons))

@@ -12,6 +12,7 @@ import logging
 import os
 import shutil
 import tempfile
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -80,13 +81,45 @@ def page_templates(templates: Path) -> list[str]:
     return sorted(p.name for p in templates.glob(f"*{PAGE_SUFFIX}") if not p.name.startswith("_"))
 
 
+def _template_frame(error: BaseException, templates: Path) -> Location | None:
+    """The innermost template line of a traceback (Jinja rewrites its frames to template lines)."""
+    root = templates.resolve()
+    found = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        path = Path(frame.filename)
+        if path.suffix == ".j2" and path.resolve().is_relative_to(root):
+            found = Location(display_path(path), frame.lineno)
+    return found
+
+
 def _template_error(error: Exception, templates: Path, name: str) -> RulesdocError:
+    """Any failure of a template, as one line naming the template file and line."""
     if isinstance(error, jinja2.TemplateSyntaxError):
         path = display_path(templates / (error.name or name))
         return RulesdocError(f"template syntax error: {error.message}", Location(path, error.lineno))
+    where = _template_frame(error, templates)
     if isinstance(error, jinja2.TemplateNotFound):
-        return RulesdocError(f"template {error.name!r} not found", Location(display_path(templates)))
-    return RulesdocError(f"template error: {error}", Location(display_path(templates / name)))
+        missing = templates / error.name if error.name else None
+        if where is None and missing is not None and missing.is_dir():
+            return RulesdocError("is a directory, not a template file", Location(display_path(missing)))
+        return RulesdocError(
+            f"template {error.name!r} not found in {display_path(templates)}",
+            where or Location(display_path(templates / name)),
+        )
+    if isinstance(error, UnicodeDecodeError):  # the loader read a file: which one?
+        files = (p for p in sorted(templates.rglob("*")) if p.is_file())
+        culprit = next((p for p in files if p.read_bytes() == error.object), None)
+        if culprit is not None:
+            line = error.object[: error.start].count(b"\n") + 1
+            return RulesdocError(
+                f"template is not UTF-8 text ({error.reason}: byte 0x{error.object[error.start]:02x})",
+                Location(display_path(culprit), line),
+            )
+    if isinstance(error, OSError) and where is None:
+        where = Location(display_path(templates / name))
+        return RulesdocError(f"cannot read template: {error.strerror}", where)
+    what = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
+    return RulesdocError(f"template error: {what}", where or Location(display_path(templates / name)))
 
 
 def render_language(
@@ -114,7 +147,7 @@ def render_language(
             text = env.get_template(name).render(page=context, f=context.facts, num=fmt.number)
         except RulesdocError:
             raise
-        except jinja2.TemplateError as error:
+        except Exception as error:  # anything a template does wrong is bad input, not a crash
             raise _template_error(error, templates, name) from None
         pages.append(RenderedPage(language.code, name[: -len(".j2")], text, tuple(translate.missing)))
     missing = translate.missing
@@ -150,20 +183,32 @@ def translation_status(locales: Path, languages: Sequence[Language]) -> tuple[Ca
 
 
 def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
-    """Write ``out/<lang>/<page>.md``; all files are written to a temporary folder first."""
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".rulesdoc-", dir=out))
+    """Write ``out/<lang>/<page>.md``; all files are written to a temporary folder first, and
+    every target is checked before the first one is replaced."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".rulesdoc-", dir=out))
+    except OSError as error:
+        where = Location(display_path(error.filename or out))
+        raise RulesdocError(f"cannot create the output folder: {error.strerror}", where) from None
     written = []
     try:
         for page in pages:
             staged = staging / page.lang / page.name
             staged.parent.mkdir(parents=True, exist_ok=True)
             staged.write_text(page.text, encoding="utf-8", newline="\n")
-        for page in pages:
+        for page in pages:  # fail here, before any file is replaced, not halfway through the swap
             final = out / page.lang / page.name
             final.parent.mkdir(parents=True, exist_ok=True)
+            if final.is_dir():
+                raise IsADirectoryError(21, "Is a directory", str(final))
+        for page in pages:
+            final = out / page.lang / page.name
             os.replace(staging / page.lang / page.name, final)
             written.append(final)
+    except OSError as error:
+        where = Location(display_path(error.filename or out))
+        raise RulesdocError(f"cannot write the output: {error.strerror}", where) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return written

@@ -8,6 +8,7 @@ than YAML's plain ones (``!!python/...`` and friends) is ever constructed.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -53,6 +54,13 @@ def compose(text: str, source: Source) -> Node | None:
         problem = error.problem or error.context or "invalid YAML"
         column = f" (column {mark.column + 1})" if mark else ""
         raise RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line)) from None
+    except yaml.reader.ReaderError as error:  # a control character, e.g. NUL: no mark, a position
+        line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
+        character = chr(error.character) if isinstance(error.character, int) else error.character
+        raise RulesdocError(
+            f"YAML syntax error: character {character!r} is not allowed ({error.reason})",
+            Location(source.path, line),
+        ) from None
     except yaml.YAMLError as error:
         raise RulesdocError(f"YAML syntax error: {error}", Location(source.path)) from None
 
@@ -65,7 +73,11 @@ def read_text(path: Path) -> str:
     except IsADirectoryError:
         raise RulesdocError("is a directory, not a file", Location(display_path(path))) from None
     except UnicodeDecodeError as error:
-        raise RulesdocError(f"not UTF-8 text ({error.reason})", Location(display_path(path))) from None
+        line = error.object[: error.start].count(b"\n") + 1
+        raise RulesdocError(
+            f"not UTF-8 text ({error.reason}: byte 0x{error.object[error.start]:02x})",
+            Location(display_path(path), line),
+        ) from None
     except OSError as error:
         raise RulesdocError(f"cannot read: {error.strerror}", Location(display_path(path))) from None
 
@@ -83,7 +95,15 @@ def _scalar(node: Node, source: Source, what: str) -> object:
     if not isinstance(node, ScalarNode):
         kind = "a list" if isinstance(node, SequenceNode) else "a mapping"
         raise source.error(node, f"{what} must be a single value, not {kind}")
-    return yaml.SafeLoader("").construct_object(node)
+    try:
+        return yaml.SafeLoader("").construct_object(node)
+    except (yaml.YAMLError, ValueError, KeyError, TypeError, OverflowError):
+        # An explicit tag the value does not fit (``!!int two``), or more digits than Python reads.
+        shown = repr(node.value if len(node.value) <= 40 else node.value[:20] + "...")
+        if re.fullmatch(r"[-+]?[0-9_]+", node.value):
+            raise source.error(node, f"{what}: {shown} ({len(node.value)} digits) is too large") from None
+        kind = node.tag.rsplit(":", 1)[-1]
+        raise source.error(node, f"{what}: {shown} is not a valid {kind}") from None
 
 
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
@@ -239,6 +259,11 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
     raw_fraction = _scalar(fraction_node, source, "never_opened.cap_target_fraction")
     if isinstance(raw_fraction, bool) or not isinstance(raw_fraction, (int, float)):
         raise source.error(fraction_node, f"never_opened.cap_target_fraction must be a number, not {fraction_node.value!r}")
+    if not math.isfinite(raw_fraction):
+        raise source.error(
+            fraction_node,
+            f"never_opened.cap_target_fraction must be a finite number, not {fraction_node.value!r}",
+        )
     fraction = Fraction(str(raw_fraction))
     if not 0 < fraction <= 1:
         raise source.error(fraction_node, f"never_opened.cap_target_fraction must be above 0 and at most 1, not {raw_fraction}")

@@ -1,0 +1,208 @@
+"""The bad-input corpus (tests/bad_inputs/cases.yaml): every broken input gives one line, no traceback.
+
+Each case runs ``python -m generator --root <copy> ...`` as a subprocess in its own copy of the
+project, after a good render into ``<copy>/out``; the failed run must leave ``out`` byte-identical.
+The cases run in a thread pool (they are subprocesses), once per session; each test reads its result.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(__file__).resolve().parent / "bad_inputs"
+CASES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "cases.yaml").read_text("utf-8"))["cases"]
+PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg")
+ERROR_PREFIX = "rulesdoc: error: "
+
+
+# Bytecode of the subprocesses goes to a cache outside the repository (the environment may set
+# PYTHONDONTWRITEBYTECODE, which would make every one of them compile the package again).
+PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-test-pycache"
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPYCACHEPREFIX": str(PYCACHE), **extra}
+
+
+def generator(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = subprocess_env()
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def copy_project(dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+        else:
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every file (bytes) and folder (None) under ``folder``, hidden ones included."""
+    tree: dict[str, bytes | None] = {}
+    for path in sorted(folder.rglob("*")):
+        key = path.relative_to(folder).as_posix()
+        tree[key] = None if path.is_dir() else path.read_bytes()
+    return tree
+
+
+@cache
+def has_command(name: str) -> bool:
+    if name == "non-root":  # permissions stop only other users
+        return os.geteuid() != 0
+    return generator(name, "--help", cwd=REPO).returncode == 0
+
+
+@dataclass
+class Outcome:
+    process: subprocess.CompletedProcess[str]
+    copy: Path
+    before: dict[str, bytes | None]
+    after: dict[str, bytes | None]
+
+
+def apply_case(case: dict[str, Any], copy: Path) -> None:
+    for target, source in (case.get("install") or {}).items():
+        path, origin = copy / target, CORPUS / source
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_dir():
+            shutil.copytree(origin, path)
+        else:
+            shutil.copy2(origin, path)
+    for target in case.get("remove") or ():
+        path = copy / target
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    for target, mode in (case.get("chmod") or {}).items():
+        (copy / target).chmod(mode)
+    for edit in case.get("edit") or ():
+        path = copy / edit["path"]
+        text = path.read_text("utf-8")
+        assert edit["old"] in text, f"{case['name']}: edit target not found in {edit['path']}"
+        path.write_text(text.replace(edit["old"], edit["new"], 1), "utf-8")
+
+
+def command(case: dict[str, Any], copy: Path) -> list[str]:
+    source = str(CORPUS / case["input"]) if case.get("input") else ""
+    args = case["run"].format(input=source).split()
+    if args[0] == "render" and "--out" not in args:
+        args += ["--out", str(copy / "out")]
+    return ["--root", str(copy), *args]
+
+
+def run_case(case: dict[str, Any], base: Path, good: Path) -> Outcome:
+    copy = copy_project(base / case["name"])
+    shutil.copytree(good, copy / "out")
+    apply_case(case, copy)  # (a few cases break the output folder itself)
+    before = snapshot(copy / "out")
+    process = generator(*command(case, copy), cwd=copy)
+    return Outcome(process, copy, before, snapshot(copy / "out"))
+
+
+@pytest.fixture(scope="session")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    base = tmp_path_factory.mktemp("bad_inputs")
+    pristine = copy_project(base / "_good")
+    good = generator("--root", str(pristine), "render", "--out", str(pristine / "out"), cwd=pristine)
+    assert good.returncode == 0, good.stderr
+    runnable = [case for case in CASES if not case.get("needs") or has_command(case["needs"])]
+    with ThreadPoolExecutor(max_workers=max(2, 2 * (os.cpu_count() or 1))) as pool:
+        futures = {case["name"]: pool.submit(run_case, case, base, pristine / "out") for case in runnable}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def location_pattern(case: dict[str, Any]) -> str:
+    """The path as shown ends in FILE, then the line, then ': '."""
+    where = re.escape(case["file"]) + (f":{case['line']}" if case.get("line") else "")
+    return rf"(?:^|[\s/]){where}: "
+
+
+# ---------------------------------------------------------------- the corpus itself
+
+
+def test_corpus_is_large_and_well_formed() -> None:
+    names = [case["name"] for case in CASES]
+    assert len(names) >= 40
+    assert len(set(names)) == len(names), "case names must be unique"
+    for case in CASES:
+        assert {"name", "about", "run", "file"} <= case.keys(), case["name"]
+        for source in [case.get("input"), *(case.get("install") or {}).values()]:
+            if source:
+                assert (CORPUS / source).exists(), f"{case['name']}: {source} missing from the corpus"
+    used = {case.get("input") for case in CASES} | {
+        source for case in CASES for source in (case.get("install") or {}).values()
+    }
+    parts = {"a-folder", "partial-error"}  # folders installed whole, or files of a multi-file case
+    files = {
+        path.relative_to(CORPUS).as_posix()
+        for path in CORPUS.rglob("*")
+        if path.is_file() and path.name != "cases.yaml" and path.parent.name not in parts
+    }
+    assert files <= used, f"corpus files no case uses: {sorted(files - used)}"
+
+
+# ---------------------------------------------------------------- every case
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
+    if case.get("needs") and not has_command(case["needs"]):
+        if case["needs"] == "non-root":
+            pytest.skip("running as root: chmod 000 does not stop root from reading")
+        pytest.skip(f"`python -m generator {case['needs']}` is not a command yet")
+    outcome = outcomes[case["name"]]
+    process = outcome.process
+    if case.get("line_of"):  # the line of a text in the edited file (catalogs change under us)
+        lines = (outcome.copy / case["edit"][0]["path"]).read_text("utf-8").splitlines()
+        case = {**case, "line": next(n for n, text in enumerate(lines, 1) if case["line_of"] in text)}
+    output = process.stdout + process.stderr
+    expected_exit = case.get("exit", 2)
+
+    assert "Traceback" not in output, output
+    assert process.returncode == expected_exit, f"exit {process.returncode}\n{output}"
+    assert outcome.after == outcome.before, "the previous output changed"
+    if case.get("must_not_create"):
+        assert not (outcome.copy / case["must_not_create"]).exists(), "the input ran code"
+
+    if expected_exit == 1:  # check findings: a report, not one error line; the finding is on one
+        pattern = location_pattern(case)
+        findings = [
+            line for line in output.splitlines() if re.search(pattern, line) and case["error"] in line
+        ]
+        assert findings, f"no line with {case['file']}:{case.get('line')} and {case['error']!r} in:\n{output}"
+        return
+    assert process.stdout == "", process.stdout
+    lines = process.stderr.splitlines()
+    assert len(lines) == 1, f"stderr is not one line:\n{process.stderr}"
+    line = lines[0]
+    assert line.startswith(ERROR_PREFIX), line
+    assert re.search(location_pattern(case), line[len(ERROR_PREFIX) :]), (
+        f"expected {case['file']}:{case.get('line')} in: {line}"
+    )
+    if not case.get("line"):  # no line is expected: make sure none is given either
+        assert not re.search(re.escape(case["file"]) + r":\d+: ", line), line
+    assert case["error"] in line, f"expected {case['error']!r} in: {line}"
