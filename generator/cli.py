@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import catalogs, engine, pseudo
+from generator import engine
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import select_languages
 from generator.render import Project, render_all, write_pages
@@ -62,14 +62,14 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument("--locale", help="formatting locale if not the code itself, e.g. pt_PT")
     pseudo_step = steps.add_parser(
         "pseudo",
-        help=f"write the pseudo-locale {pseudo.PSEUDO_CODE} ([Ŵîññéŕ ···]) for layout tests, not in locales/",
-        description=f"Every message accented, about 40 % longer and bracketed, placeholders kept. "
-        f"Written to DIR/{pseudo.PSEUDO_CODE}/ (never locales/, which would publish it); render it "
-        f"with `render --locales DIR`. Babel has no {pseudo.PSEUDO_CODE} locale data: it formats "
-        f"numbers and plurals as {pseudo.PSEUDO_LOCALE}.",
+        help="write the pseudo-locale en-XA ([Ŵîññéŕ ···]) for layout tests, not in locales/",
+        description="Every message accented, about 40 % longer and bracketed, placeholders kept. "
+        "Written to DIR/en-XA/ (never locales/, which would publish it); render it "
+        "with `render --locales DIR`. Babel has no en-XA locale data: it formats "
+        "numbers and plurals as en_001.",
     )
     pseudo_step.add_argument(
-        "--out", type=Path, default=pseudo.DEFAULT_OUT, metavar="DIR", help="folder (default: build/pseudo)"
+        "--out", type=Path, default=Path("build/pseudo"), metavar="DIR", help="folder (default: build/pseudo)"
     )
 
     check = commands.add_parser(
@@ -116,6 +116,8 @@ def _score(args: argparse.Namespace, project: Project) -> int:
             scored(situation, where)  # errors name the round's line
         try:
             game = engine.score_game(rules, tuple(situation for situation, _ in rounds))
+        except engine.GameError as error:
+            raise RulesdocError(error.message, rounds[error.round_number - 1][1]) from None
         except RulesdocError as error:
             raise RulesdocError(error.message, Location(name)) from None
         output = {
@@ -134,6 +136,9 @@ def _score(args: argparse.Namespace, project: Project) -> int:
 
 
 def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
+    # The catalog workflow's imports (Babel's extraction, the pseudo-locale) cost `render` nothing.
+    from generator import catalogs, pseudo
+
     locales = project.locales
     if args.step == "extract":
         path, changed = catalogs.write_template(root, locales)
@@ -160,6 +165,7 @@ def _render(args: argparse.Namespace, project: Project) -> int:
         pages = render_all(project, args.lang, strict=args.strict)
     else:
         # Another catalog folder (the pseudo-locale's): its languages plus the English source.
+        from generator import pseudo
         from generator.checks import render_each
 
         project = Project(project.rules, project.templates, args.locales)

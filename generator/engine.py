@@ -13,6 +13,14 @@ from generator.errors import Location, RulesdocError
 from generator.model import Reason, Round, Rules
 
 
+class GameError(RulesdocError):
+    """A round that cannot be part of the game; ``round_number`` counts from 1."""
+
+    def __init__(self, message: str, round_number: int) -> None:
+        super().__init__(message)
+        self.round_number = round_number
+
+
 @dataclass(frozen=True)
 class PlayerResult:
     seat: int
@@ -87,7 +95,8 @@ def validate_round(rules: Rules, situation: Round) -> None:
     n = situation.players
     if not rules.players_min <= n <= rules.players_max:
         raise RulesdocError(
-            f"{n} players in a round; Rami is played by {rules.players_min} to {rules.players_max}"
+            f"a round of {n} player{'' if n == 1 else 's'}; "
+            f"Rami is played by {rules.players_min} to {rules.players_max}"
         )
     check_copies(card for hand in situation.hands for card in hand.cards)
     out = situation.went_out
@@ -160,10 +169,10 @@ def score_game(rules: Rules, rounds: tuple[Round, ...]) -> GameResult:
     winner: int | None = None
     for number, situation in enumerate(rounds, start=1):
         if finished:
-            raise RulesdocError(f"round {number} comes after the game ended (round {number - 1})")
+            raise GameError(f"round {number} comes after the game ended (round {number - 1})", number)
         if situation.players != players:
-            raise RulesdocError(
-                f"round {number} has {situation.players} players; the game started with {players}"
+            raise GameError(
+                f"round {number} has {situation.players} players; the game started with {players}", number
             )
         result = score_round(rules, situation)
         results.append(result)

@@ -53,6 +53,10 @@ def compose(text: str, source: Source) -> Node | None:
         line = mark.line + 1 if mark else None
         problem = error.problem or error.context or "invalid YAML"
         column = f" (column {mark.column + 1})" if mark else ""
+        opened = error.context_mark
+        if error.context and opened and mark and opened.line != mark.line:
+            # "while parsing a flow sequence": say where the unclosed bracket or quote began.
+            column += f"; {error.context.removeprefix('while ')} that began on line {opened.line + 1}"
         raise RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line)) from None
     except yaml.reader.ReaderError as error:  # a control character, e.g. NUL: no mark, a position
         line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None

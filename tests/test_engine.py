@@ -480,21 +480,21 @@ def test_worked_examples(rules: Rules) -> None:
             [hand()],
             0,
             False,
-            "1 players in a round; Rami is played by 2 to 6",
+            "a round of 1 player; Rami is played by 2 to 6",
             id="one-player",
         ),
         pytest.param(
             [],
             None,
             False,
-            "0 players in a round; Rami is played by 2 to 6",
+            "a round of 0 players; Rami is played by 2 to 6",
             id="no-player",
         ),
         pytest.param(
             [hand()] + [hand(f"{n}C") for n in range(2, 8)],
             0,
             False,
-            "7 players in a round; Rami is played by 2 to 6",
+            "a round of 7 players; Rami is played by 2 to 6",
             id="seven-players",
         ),
         pytest.param(
@@ -541,7 +541,7 @@ def test_player_limits_come_from_the_rules(rules: Rules) -> None:
     # 2 + 3 + ... + 7 = 27 for the six losers
     assert sum(engine.score_round(wider, Round(tuple(seven), 0)).scores) == 27
     narrower = dataclasses.replace(rules, players_min=3)
-    with pytest.raises(RulesdocError, match="2 players in a round; Rami is played by 3 to 6"):
+    with pytest.raises(RulesdocError, match="a round of 2 players; Rami is played by 3 to 6"):
         score(narrower, hand(), hand("2C"))
 
 
@@ -590,7 +590,7 @@ def test_example_that_cannot_be_scored_names_the_example(rules: Rules) -> None:
         engine.check_example_illustrates(varied)
     assert str(info.value) == (
         f"{rules.source}:60: example 'four-players-one-never-opened': "
-        "4 players in a round; Rami is played by 2 to 3"
+        "a round of 4 players; Rami is played by 2 to 3"
     )
 
 

@@ -320,7 +320,7 @@ EXAMPLE = """examples:
         pytest.param(
             edited("  ace: 11", "  ace: [11"),
             # the unclosed list runs on into line 7, where the parser gives up
-            "x.yaml:7: YAML syntax error: expected ',' or ']', but got ':' (column 7)",
+            "x.yaml:7: YAML syntax error: expected ',' or ']', but got ':' (column 7); parsing a flow sequence that began on line 6",
             id="syntax-error",
         ),
         pytest.param(
@@ -609,7 +609,7 @@ def test_cli_impossible_round_names_its_line() -> None:
 def test_cli_round_after_the_game_ended() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/after_end.yaml"),
-        f"{ROUNDS}/after_end.yaml: round 4 comes after the game ended (round 3)",
+        f"{ROUNDS}/after_end.yaml:15: round 4 comes after the game ended (round 3)",  # the 4th round
     )
 
 
