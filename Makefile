@@ -38,10 +38,13 @@ check: $(STAMP)
 	$(PY) -m generator check
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check generator tests
+	$(VENV)/bin/ruff check generator tests bench
+	$(VENV)/bin/ruff format --check generator tests bench
 	$(VENV)/bin/mypy
 
 test: $(STAMP) browser-deps
+	$(VENV)/bin/ruff check generator tests bench
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 	$(PY) -m generator check
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from generator.errors import RulesdocError
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 
 from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
@@ -30,7 +31,7 @@ KEYWORDS = {
     "npgettext": ((1, "c"), 2, 3),
 }
 # A fixed date keeps the POT byte-identical between runs; git has the real history.
-_EPOCH = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), timezone.utc)
+_EPOCH = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), UTC)
 
 
 def template_path(locales: Path) -> Path:
@@ -46,7 +47,7 @@ def extract(root: Path) -> Catalog:
     mapping = root / "babel.cfg"
     try:
         with mapping.open(encoding="utf-8") as handle:
-            method_map, options_map = parse_mapping_cfg(handle, filename=str(mapping))
+            method_map, options_map = parse_mapping_cfg(handle, filename=str(mapping))  # type: ignore[no-untyped-call]
     except OSError:
         raise RulesdocError("extraction mapping not found", Location(display_path(mapping))) from None
     catalog = Catalog(
@@ -155,18 +156,22 @@ def init(locales: Path, code: str, locale_code: str | None = None) -> Path:
     if path.exists():
         raise RulesdocError("catalog already exists; use `catalog update`", Location(display_path(path)))
     locale = parse_locale(locale_code or code)
-    with template_path(locales).open("rb") as handle:
-        template = read_po(handle)
-    catalog = Catalog(
+    template = load_template(locales)
+    catalog = empty_catalog(template, locale)
+    catalog.update(template)
+    _write_atomically(path, po_bytes(catalog))
+    return path
+
+
+def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
+    """A catalog for ``locale`` with the template's project header and CLDR's Plural-Forms."""
+    return Catalog(
         locale=locale,
         domain=DOMAIN,
         project=template.project,
         version=template.version,
         creation_date=template.creation_date,
+        revision_date=template.creation_date,
         charset="utf-8",
         fuzzy=False,
     )
-    catalog.update(template)
-    catalog.revision_date = template.creation_date
-    _write_atomically(path, po_bytes(catalog))
-    return path

@@ -60,8 +60,10 @@ from generator import catalogs, pseudo
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import (
     SOURCE_LANGUAGE,
+    CatalogStats,
     Language,
     catalog_path,
+    count_translations,
     expected_plural_forms,
     read_catalog,
 )
@@ -323,36 +325,9 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
 # ---------------------------------------------------------------- 2. completeness
 
 
-@dataclass(frozen=True)
-class Stats:
-    translated: int
-    fuzzy: int
-    untranslated: int
-
-    @property
-    def total(self) -> int:
-        return self.translated + self.fuzzy + self.untranslated
-
-    @property
-    def share(self) -> Fraction:
-        return Fraction(self.translated, self.total) if self.total else Fraction(1)
-
-
-def stats(subject: Subject) -> Stats:
-    """Counted against messages.pot, as the site's status page counts (i18n.catalog_stats)."""
-    keys = [_key(m) for m in subject.shared.template if m.id]
-    if subject.catalog is None:
-        return Stats(len(keys), 0, 0)
-    translated = fuzzy = 0
-    for key in keys:
-        entry = subject.catalog.get(*key)
-        if entry is None or not all(_forms(entry.string)) or not _forms(entry.string):
-            continue
-        if entry.fuzzy:
-            fuzzy += 1
-        else:
-            translated += 1
-    return Stats(translated, fuzzy, len(keys) - translated - fuzzy)
+def stats(subject: Subject) -> CatalogStats:
+    """Counted against messages.pot, as the site's status page counts."""
+    return count_translations(subject.code, subject.code, subject.catalog, subject.shared.template)
 
 
 def completeness(subject: Subject) -> Iterator[Finding]:
@@ -361,7 +336,7 @@ def completeness(subject: Subject) -> Iterator[Finding]:
         return
     counts = stats(subject)
     minimum = subject.policy.min_translated
-    severity = ERROR if counts.share < minimum else WARNING
+    severity = ERROR if counts.complete < minimum else WARNING
     quota = f"{counts.translated}/{counts.total} translated, {float(minimum):.0%} required"
     pot_keys = {_key(m) for m in subject.shared.template if m.id}
     for entry in subject.messages():
@@ -1212,7 +1187,7 @@ def _with_pages(subject: Subject, result: tuple[RenderedPage, ...] | RulesdocErr
 class Summary:
     code: str
     name: str
-    stats: Stats
+    stats: CatalogStats
     errors: int
     warnings: int
     path: str

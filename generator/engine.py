@@ -115,9 +115,7 @@ def validate_round(rules: Rules, situation: Round) -> None:
             raise RulesdocError("hand rummy needs a player who went out; a blocked round has none")
         opened = [s for s, h in enumerate(situation.hands) if s != out and h.opened]
         if opened:
-            raise RulesdocError(
-                f"hand rummy is impossible: seat {opened[0]} had already opened"
-            )
+            raise RulesdocError(f"hand rummy is impossible: seat {opened[0]} had already opened")
 
 
 def _loser_result(rules: Rules, seat: int, value: int, opened: bool, players: int) -> PlayerResult:
@@ -143,7 +141,7 @@ def score_round(rules: Rules, situation: Round) -> RoundResult:
         is_winner = [seat == situation.went_out for seat in range(n)]
         winner_reason = Reason.WINNER
     results = []
-    for seat, (hand, value) in enumerate(zip(situation.hands, values)):
+    for seat, (hand, value) in enumerate(zip(situation.hands, values, strict=True)):
         if is_winner[seat]:
             results.append(PlayerResult(seat, value, 0, winner_reason))
         elif situation.hand_rummy:
@@ -176,7 +174,7 @@ def score_game(rules: Rules, rounds: tuple[Round, ...]) -> GameResult:
             )
         result = score_round(rules, situation)
         results.append(result)
-        totals = [t + s for t, s in zip(totals, result.scores)]
+        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
         if max(totals) >= game_target:
             lowest = min(totals)
             leaders = [seat for seat, total in enumerate(totals) if total == lowest]

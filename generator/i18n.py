@@ -10,10 +10,10 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Sequence
 
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
@@ -239,7 +239,7 @@ class Translator:
         translations = gettext.GNUTranslations(buffer)
         recorder = _MissingRecorder(FALLBACK_MARK if mark_fallbacks else "")
         translations.add_fallback(recorder)
-        lines = {(m.context, _msgid(m.id)): m.lineno for m in catalog if m.id}
+        lines = {(m.context, _msgid(m.id)): m.lineno for m in catalog if m.id and m.lineno is not None}
         return cls(language, translations, recorder, lines)
 
     @property
@@ -275,8 +275,8 @@ class Translator:
         return escape_message(translated)
 
 
-def _msgid(message_id: str | tuple[str, ...]) -> str:
-    return message_id[0] if isinstance(message_id, tuple) else message_id
+def _msgid(message_id: str | tuple[str, ...] | list[str]) -> str:
+    return message_id if isinstance(message_id, str) else message_id[0]
 
 
 _NAMED = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)[sdif]")
@@ -293,7 +293,7 @@ class Formatter:
 
     locale: Locale
 
-    def number(self, value: int | Fraction) -> str:
+    def number(self, value: int) -> str:
         return format_decimal(value, locale=self.locale)
 
     def percent(self, value: Fraction, exact: bool = True) -> str:
@@ -321,17 +321,26 @@ class CatalogStats:
         return Fraction(self.translated, self.total) if self.total else Fraction(1)
 
 
-def _is_translated(string: str | tuple[str, ...] | None) -> bool:
-    forms = string if isinstance(string, tuple) else (string,)
-    return all(form for form in forms)
+def _is_translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
+    forms = tuple(string) if isinstance(string, (tuple, list)) else (string,)
+    return bool(forms) and all(form for form in forms)
 
 
 def catalog_stats(language: Language, template: Catalog | None) -> CatalogStats:
     """Counts against the template (messages.pot), so a stale catalog shows its gaps."""
-    if language.catalog_path is None:
+    catalog = None
+    if language.catalog_path is not None:
+        catalog = language.catalog if language.catalog is not None else read_catalog(language.catalog_path)
+    return count_translations(language.code, language.name, catalog, template)
+
+
+def count_translations(
+    code: str, name: str, catalog: Catalog | None, template: Catalog | None
+) -> CatalogStats:
+    """Translated, fuzzy and untranslated messages of a catalog (None: the source language)."""
+    if catalog is None:
         total = len([m for m in template if m.id]) if template else 0
-        return CatalogStats(language.code, language.name, total, 0, 0)
-    catalog = language.catalog if language.catalog is not None else read_catalog(language.catalog_path)
+        return CatalogStats(code, name, total, 0, 0)
     ids = [(m.id, m.context) for m in (template or catalog) if m.id]
     translated = fuzzy = 0
     for msgid, context in ids:
@@ -342,7 +351,7 @@ def catalog_stats(language: Language, template: Catalog | None) -> CatalogStats:
             fuzzy += 1
         else:
             translated += 1
-    return CatalogStats(language.code, language.name, translated, fuzzy, len(ids) - translated - fuzzy)
+    return CatalogStats(code, name, translated, fuzzy, len(ids) - translated - fuzzy)
 
 
 # ---------------------------------------------------------------- card names

@@ -24,7 +24,6 @@ from babel.messages.catalog import Catalog
 
 from generator import catalogs
 from generator.i18n import (
-    DOMAIN,
     SOURCE_LANGUAGE,
     Language,
     catalog_locale,
@@ -62,17 +61,7 @@ def pseudo_text(text: str) -> str:
 
 def pseudo_catalog(template: Catalog) -> Catalog:
     """Every message of the template, translated into the pseudo-locale."""
-    locale = Locale.parse(PSEUDO_LOCALE)
-    catalog = Catalog(
-        locale=locale,
-        domain=DOMAIN,
-        project=template.project,
-        version=template.version,
-        creation_date=template.creation_date,
-        revision_date=template.creation_date,
-        charset="utf-8",
-        fuzzy=False,
-    )
+    catalog = catalogs.empty_catalog(template, Locale.parse(PSEUDO_LOCALE))
     catalog.language_team = f"{PSEUDO_CODE} (pseudo-locale, generated: do not translate)"
     for message in template:
         if not message.id:

@@ -13,9 +13,9 @@ import os
 import shutil
 import tempfile
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import jinja2
 
@@ -160,9 +160,7 @@ def render_language(
     return pages
 
 
-def render_all(
-    project: Project, codes: Sequence[str] = (), strict: bool = True
-) -> list[RenderedPage]:
+def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
     """Render every page template in every (or the chosen) language, in memory."""
     rules = load_rules(project.rules)
     available = discover_languages(project.locales)

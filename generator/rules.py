@@ -10,10 +10,11 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -24,9 +25,7 @@ from generator.model import CardValues, Example, Hand, Reason, Round, Rules
 
 T = TypeVar("T")
 
-_PLAIN_TAGS = {
-    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")
-}
+_PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
 
@@ -247,22 +246,26 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
     values = _mapping(top["card_values"], source, "card_values", ("joker", "ace", "face"))
     melds = _mapping(top["melds"], source, "melds", ("ace_low",))
     rummy = _mapping(top["hand_rummy"], source, "hand_rummy", ("penalty",))
-    never = _mapping(
-        top["never_opened"], source, "never_opened", ("surcharge", "cap", "cap_target_fraction")
-    )
+    never = _mapping(top["never_opened"], source, "never_opened", ("surcharge", "cap", "cap_target_fraction"))
     target = _mapping(top["target"], source, "target", ("per_opponent",))
 
     players_min = _integer(players["min"], source, "players.min", minimum=2)
     players_max = _integer(players["max"], source, "players.max", minimum=2)
     if players_max > MAX_PLAYERS:
-        raise source.error(players["max"], f"players.max is {players_max}; two decks deal at most {MAX_PLAYERS}")
+        raise source.error(
+            players["max"], f"players.max is {players_max}; two decks deal at most {MAX_PLAYERS}"
+        )
     if players_min > players_max:
-        raise source.error(players["min"], f"players.min ({players_min}) is above players.max ({players_max})")
+        raise source.error(
+            players["min"], f"players.min ({players_min}) is above players.max ({players_max})"
+        )
 
     fraction_node = never["cap_target_fraction"]
     raw_fraction = _scalar(fraction_node, source, "never_opened.cap_target_fraction")
     if isinstance(raw_fraction, bool) or not isinstance(raw_fraction, (int, float)):
-        raise source.error(fraction_node, f"never_opened.cap_target_fraction must be a number, not {fraction_node.value!r}")
+        raise source.error(
+            fraction_node, f"never_opened.cap_target_fraction must be a number, not {fraction_node.value!r}"
+        )
     if not math.isfinite(raw_fraction):
         raise source.error(
             fraction_node,
@@ -270,14 +273,17 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
         )
     fraction = Fraction(str(raw_fraction))
     if not 0 < fraction <= 1:
-        raise source.error(fraction_node, f"never_opened.cap_target_fraction must be above 0 and at most 1, not {raw_fraction}")
+        raise source.error(
+            fraction_node,
+            f"never_opened.cap_target_fraction must be above 0 and at most 1, not {raw_fraction}",
+        )
 
     examples: tuple[Example, ...] = ()
     if "examples" in top:
         nodes = _sequence(top["examples"], source, "examples")
         examples = _each(nodes, lambda n, i: _example(n, source, i))
         seen: set[str] = set()
-        for node, example in zip(nodes, examples):
+        for node, example in zip(nodes, examples, strict=True):
             if example.id in seen:
                 raise source.error(node, f"duplicate example id {example.id!r}")
             seen.add(example.id)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from mkdocs.commands.build import build
 from mkdocs.config import base, load_config
@@ -32,7 +32,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from generator.errors import RulesdocError
 from generator.i18n import SOURCE_LANGUAGE, Language, Translator, discover_languages, select_languages
@@ -56,10 +58,29 @@ preview_log = logging.getLogger("rulesdoc")
 _building: ContextVar[str | None] = ContextVar("rulesdoc_building", default=None)
 
 # lunr.js pipelines Material ships for our languages; others search with English's.
-_LUNR = {"da", "de", "en", "es", "fi", "fr", "hi", "hu", "it", "ja", "nl", "no", "pt", "ro", "ru", "sv", "th", "tr"}
+_LUNR = {
+    "da",
+    "de",
+    "en",
+    "es",
+    "fi",
+    "fr",
+    "hi",
+    "hu",
+    "it",
+    "ja",
+    "nl",
+    "no",
+    "pt",
+    "ro",
+    "ru",
+    "sv",
+    "th",
+    "tr",
+}
 
 
-class RulesdocConfig(base.Config):
+class RulesdocConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs is untyped here
     rules = c.Type(str, default="rules.yaml")
     templates = c.Type(str, default="templates")
     locales = c.Type(str, default="locales")
@@ -97,14 +118,12 @@ def render_site(project: Project, codes: Sequence[str], strict: bool) -> Renderi
     pages: dict[str, list[RenderedPage]] = {}
     site_names: dict[str, str] = {}
     for language in built:
-        pages[language.code] = render_language(
-            env, rules, language, names, project.templates, strict, status
-        )
+        pages[language.code] = render_language(env, rules, language, names, project.templates, strict, status)
         site_names[language.code] = site_name(Translator.load(language, mark_fallbacks=not strict))
     return Rendering(tuple(languages), pages, site_names)
 
 
-class RulesdocPlugin(BasePlugin[RulesdocConfig]):
+class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.languages: list[Language] = []
         self.pages: list[RenderedPage] = []
@@ -142,8 +161,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):
         return files
 
     def on_page_context(
-        self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Any
-    ) -> dict[str, Any]:
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
         # The switcher and the hreflang links point at this same page in every language.
         here = _building.get() or SOURCE_LANGUAGE
         config.extra["alternate"] = [
@@ -165,9 +184,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):
         is rebuilt from the last good rendering until the input is fixed.
         """
         root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
-        project = Project(
-            root / self.config.rules, root / self.config.templates, root / self.config.locales
-        )
+        project = Project(root / self.config.rules, root / self.config.templates, root / self.config.locales)
         try:
             rendering = render_site(project, self.config.languages, self.config.strict)
         except RulesdocError as error:

@@ -100,9 +100,7 @@ class Facts:
 
 def facts(rules: Rules, fmt: Formatter) -> Facts:
     share_counts = tuple(
-        n
-        for n in rules.player_counts
-        if engine.never_opened_cap(rules, n)[1] is Reason.CAPPED_TARGET_SHARE
+        n for n in rules.player_counts if engine.never_opened_cap(rules, n)[1] is Reason.CAPPED_TARGET_SHARE
     )
     return Facts(
         joker=rules.card_values.joker,

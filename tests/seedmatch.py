@@ -90,6 +90,8 @@ if __name__ == "__main__":
             check=True,
             stdout=subprocess.DEVNULL,
         )
-        result = match((SEEDS / f"{lang}.txt").read_text("utf-8"), (Path(out) / lang / "scoring.md").read_text("utf-8"))
+        result = match(
+            (SEEDS / f"{lang}.txt").read_text("utf-8"), (Path(out) / lang / "scoring.md").read_text("utf-8")
+        )
     print(f"{lang}: {result.found}/{result.total} seed words in order = {result.ratio:.1%} (need 97%)")
     print("missing:", " ".join(result.missing))

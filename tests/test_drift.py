@@ -19,7 +19,9 @@ from generator.render import Project, render_all
 
 HALF = "Hand value plus the surcharge is more than half the target: the opponent pays half the target."
 SHARE = "Hand value plus the surcharge is more than %(share)s of the target: the opponent pays %(share)s of the target."
-ONE_POINT = "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand."
+ONE_POINT = (
+    "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand."
+)
 TWO_PLAYER = "In a two-player game, this last cap is the one that applies most often."
 SHARE_COUNTS = "With %(players)s players, this last cap is the lower one."
 

@@ -65,7 +65,9 @@ def test_card_names_follow_each_languages_grammar(project: Project) -> None:
 def test_numbers_follow_the_locale() -> None:
     assert Formatter(Locale.parse("hi")).number(1234567) == "12,34,567"
     assert Formatter(Locale.parse("da")).number(1234) == "1.234"
-    assert Formatter(Locale.parse("da")).percent(Fraction(2, 5)) == "40\xa0%"  # a no-break space keeps the sign with its number
+    assert (
+        Formatter(Locale.parse("da")).percent(Fraction(2, 5)) == "40\xa0%"
+    )  # a no-break space keeps the sign with its number
     assert Formatter(Locale.parse("ms")).list(["2", "3"]) == "2 dan 3"
 
 
@@ -93,7 +95,9 @@ def test_a_missing_message_fails_strict_and_is_marked_otherwise(project_copy: Pa
 
     edit_catalog(project_copy / "locales", "da", blank)
     project = Project.at(project_copy)
-    with pytest.raises(RulesdocError, match=r"messages.po: 1 message\(s\) untranslated or fuzzy.*Counting points"):
+    with pytest.raises(
+        RulesdocError, match=r"messages.po: 1 message\(s\) untranslated or fuzzy.*Counting points"
+    ):
         render_all(project, ["da"], strict=True)
     page = next(p for p in render_all(project, ["da"], strict=False) if p.name == "scoring.md")
     assert page.text.startswith(f"# {FALLBACK_MARK}Counting points")
@@ -132,7 +136,9 @@ def test_a_broken_placeholder_names_the_catalog_line(project_copy: Path) -> None
     text = path.read_text("utf-8")
     msgstr = text.index("%(joker)s", text.index('msgstr "Rundens vinder'))
     path.write_text(text[:msgstr] + "%(jokr)s" + text[msgstr + len("%(joker)s") :], "utf-8")
-    with pytest.raises(RulesdocError, match=r"locales/da/LC_MESSAGES/messages.po:\d+: translation of .* broken placeholder"):
+    with pytest.raises(
+        RulesdocError, match=r"locales/da/LC_MESSAGES/messages.po:\d+: translation of .* broken placeholder"
+    ):
         render_all(Project.at(project_copy), ["da"])
 
 

@@ -127,5 +127,3 @@ def test_a_seventh_language_needs_no_code_change(tmp_path: Path) -> None:
     english = (out / "scoring.html").read_text("utf-8")
     assert 'href="fr/scoring.html" hreflang="fr" class="md-select__link"' in english
     assert "Français" in english
-
-

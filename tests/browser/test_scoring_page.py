@@ -58,6 +58,7 @@ def test_scoring_page(page: Page, problems: Problems, site_url: str, artifacts: 
 
     # Every card chip is an image named in the page's language, from the catalog.
     from playwright.sync_api import expect
+
     chips = page.locator("article .rd-card")
     assert chips.count() == sum(
         len(hand.cards) for example in expected.rules().examples for hand in example.situation.hands

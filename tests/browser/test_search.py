@@ -27,6 +27,7 @@ ANSWERED_JS = """term => [...document.querySelectorAll(".md-search-result__link"
 
 def search(page: Page, term: str) -> list[str]:
     from playwright.sync_api import Error
+
     box = page.locator(".md-search__input")
     box.click()
     box.fill(term)
