@@ -42,7 +42,9 @@ class Language:
     @property
     def name(self) -> str:
         """The language's own name ("Dansk"), for the switcher."""
-        name = self.locale.get_display_name(self.locale) or self.code
+        # "Português", not "português (Portugal)": the switcher names languages, not regions.
+        language = Locale(self.locale.language, script=self.locale.script)
+        name = language.get_display_name(language) or self.code
         return name[:1].upper() + name[1:]
 
 
