@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from conftest import PUBLISHED, ROOT
+
 from generator.render import Project, render_all
 
 BLOCKED_EXAMPLE = """
