@@ -71,12 +71,9 @@ from generator.render import (
     PAGE_SUFFIX,
     Project,
     RenderedPage,
+    Renderer,
     make_environment,
-    page_templates,
-    render_language,
-    translation_status,
 )
-from generator.rules import load_rules
 
 ERROR, WARNING = "error", "warning"
 Key = tuple[str, str | None]  # (singular msgid, msgctxt): how Babel keys a catalog
@@ -1073,15 +1070,11 @@ def render_each(
     ``status_of``: the languages of the translation-status page (default: ``languages``).
     Rules and templates that cannot be read are bad input for every language: those raise.
     """
-    rules = load_rules(project.rules)
-    names = page_templates(project.templates)
-    env = make_environment(project.templates)
-    status = translation_status(project.locales, status_of if status_of is not None else languages)
+    renderer = Renderer.load(project, status_of if status_of is not None else languages)
     results: dict[str, tuple[RenderedPage, ...] | RulesdocError] = {}
     for language in languages:
         try:
-            pages = render_language(env, rules, language, names, project.templates, strict, status)
-            results[language.code] = tuple(pages)
+            results[language.code] = tuple(renderer.render(language, strict))
         except RulesdocError as error:
             results[language.code] = error
     return results

@@ -160,18 +160,39 @@ def render_language(
     return pages
 
 
+@dataclass(frozen=True)
+class Renderer:
+    """What every language's render shares, read once: rules, templates, catalog status."""
+
+    rules: Rules
+    templates: Path
+    names: tuple[str, ...]
+    env: jinja2.Environment
+    status: tuple[CatalogStats, ...]
+
+    @classmethod
+    def load(cls, project: Project, status_of: Sequence[Language]) -> Renderer:
+        """``status_of``: the languages the translation-status page lists."""
+        return cls(
+            rules=load_rules(project.rules),
+            templates=project.templates,
+            names=tuple(page_templates(project.templates)),
+            env=make_environment(project.templates),
+            status=translation_status(project.locales, status_of),
+        )
+
+    def render(self, language: Language, strict: bool) -> list[RenderedPage]:
+        return render_language(
+            self.env, self.rules, language, self.names, self.templates, strict, self.status
+        )
+
+
 def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
     """Render every page template in every (or the chosen) language, in memory."""
-    rules = load_rules(project.rules)
     available = discover_languages(project.locales)
     languages = select_languages(available, codes)
-    names = page_templates(project.templates)
-    env = make_environment(project.templates)
-    status = translation_status(project.locales, available)
-    pages: list[RenderedPage] = []
-    for language in languages:
-        pages.extend(render_language(env, rules, language, names, project.templates, strict, status))
-    return pages
+    renderer = Renderer.load(project, available)
+    return [page for language in languages for page in renderer.render(language, strict)]
 
 
 def translation_status(locales: Path, languages: Sequence[Language]) -> tuple[CatalogStats, ...]:

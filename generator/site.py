@@ -38,15 +38,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from generator.errors import RulesdocError
 from generator.i18n import SOURCE_LANGUAGE, Language, Translator, discover_languages, select_languages
-from generator.render import (
-    Project,
-    RenderedPage,
-    make_environment,
-    page_templates,
-    render_language,
-    translation_status,
-)
-from generator.rules import load_rules
+from generator.render import Project, RenderedPage, Renderer
 from generator.view import site_name
 
 log = logging.getLogger("mkdocs.plugins.rulesdoc")
@@ -111,14 +103,11 @@ def render_site(project: Project, codes: Sequence[str], strict: bool) -> Renderi
     languages = select_languages(available, codes)
     built = select_languages(available, [SOURCE_LANGUAGE])
     built += [language for language in languages if language.code != SOURCE_LANGUAGE]
-    rules = load_rules(project.rules)
-    env = make_environment(project.templates)
-    status = translation_status(project.locales, available)
-    names = page_templates(project.templates)
+    renderer = Renderer.load(project, available)
     pages: dict[str, list[RenderedPage]] = {}
     site_names: dict[str, str] = {}
     for language in built:
-        pages[language.code] = render_language(env, rules, language, names, project.templates, strict, status)
+        pages[language.code] = renderer.render(language, strict)
         site_names[language.code] = site_name(Translator.load(language, mark_fallbacks=not strict))
     return Rendering(tuple(languages), pages, site_names)
 
