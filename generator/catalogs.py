@@ -1,26 +1,34 @@
 """The gettext workflow on Babel's API: extract, update, compile, init.
 
-``locales/messages.pot`` and ``locales/<lang>/LC_MESSAGES/messages.po`` are the
-layout translation platforms read. Extraction covers the templates and the
-translatable text of ``rules.yaml`` (see ``babel.cfg`` and :mod:`generator.extract`).
+``locales/messages.pot`` and ``locales/<code>/LC_MESSAGES/messages.po`` are the layout
+translation platforms read. Extraction covers the templates, the translatable text of
+``rules.yaml`` and the theme's UI strings (``babel.cfg``, :mod:`generator.extract`).
+
+No command loses a translation: ``update`` keeps a message the source dropped as an
+obsolete ``#~`` entry (and brings it back if the source does), keeps the previous
+msgid (``#|``) on fuzzy entries, refuses a POT that lost most of the messages unless
+forced, and leaves a catalog whose messages did not change untouched. Every write is
+atomic and keeps the file's mode.
 """
 
 from __future__ import annotations
 
 import io
 import os
-import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from babel import Locale
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import write_po
 
-from generator import __version__
+from generator import __version__, files, plurals, po
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import DOMAIN, SOURCE_LANGUAGE, catalog_path, parse_locale, read_catalog
+from generator.i18n import DOMAIN, SOURCE_LANGUAGE, THEME_CONTEXT, catalog_codes, catalog_path, language_of
+from generator.locales import canonical, parse_locale
+from generator.messages import NO_FORMAT
 
 COMMENT_TAGS = ("Translators:",)
 KEYWORDS = {
@@ -30,8 +38,13 @@ KEYWORDS = {
     "pgettext": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
 }
-# A fixed date keeps the POT byte-identical between runs; git has the real history.
-_EPOCH = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), UTC)
+PLAIN_TEXT_METHODS = {"rulesdoc_rules"}  # their texts are never %-formatted: a "%" is a percent sign
+SHRINK_LIMIT = 0.5  # an update that would make more than half of a catalog obsolete needs --force
+
+
+def _epoch() -> datetime:
+    """A fixed date keeps the POT byte-identical between runs; git has the real history."""
+    return datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), UTC)
 
 
 def template_path(locales: Path) -> Path:
@@ -46,20 +59,25 @@ def extract(root: Path) -> Catalog:
 
     mapping = root / "babel.cfg"
     try:
-        with mapping.open(encoding="utf-8") as handle:
-            method_map, options_map = parse_mapping_cfg(handle, filename=str(mapping))  # type: ignore[no-untyped-call]
-    except OSError:
-        raise RulesdocError("extraction mapping not found", Location(display_path(mapping))) from None
+        text = files.read_text(mapping, files.MAX_CONFIG_BYTES, root)
+        method_map, options_map = parse_mapping_cfg(io.StringIO(text), filename=str(mapping))  # type: ignore[no-untyped-call]
+    except RulesdocError as error:
+        raise RulesdocError(f"extraction mapping: {error.message}", error.location) from None
     catalog = Catalog(
         project="rulesdoc",
         version=__version__,
         copyright_holder="the rulesdoc authors",
         msgid_bugs_address="",
-        creation_date=_EPOCH,
+        creation_date=_epoch(),
         charset="utf-8",
         fuzzy=False,
     )
-    catalog.header_comment = "# Messages of the Rami scoring pages. Do not edit: run `make extract`."
+    catalog.header_comment = "# Messages of the Rami pages. Do not edit: run `make extract`."
+    plain_files: set[str] = set()
+
+    def note_method(filename: str, method: str, options: dict[str, str]) -> None:
+        if method in PLAIN_TEXT_METHODS:
+            plain_files.add(filename.replace(os.sep, "/"))
 
     def skip_build_dirs(dirpath: str) -> bool:
         name = os.path.basename(dirpath)
@@ -71,27 +89,19 @@ def extract(root: Path) -> Catalog:
         options_map,
         keywords=KEYWORDS,
         comment_tags=COMMENT_TAGS,
+        callback=note_method,
         strip_comment_tags=True,
         directory_filter=skip_build_dirs,
     )
     for filename, lineno, message, comments, context in found:
-        locations = [(filename.replace(os.sep, "/"), lineno)] if lineno else []
+        name = filename.replace(os.sep, "/")
+        locations = [(name, lineno)] if lineno else []
         catalog.add(message, None, locations, auto_comments=comments, context=context)
+        entry = catalog.get(po.singular(message), context)
+        if name in plain_files and entry is not None:
+            entry.flags.discard("python-format")
+            entry.flags.add(NO_FORMAT)
     return catalog
-
-
-def po_bytes(catalog: Catalog, **options: bool) -> bytes:
-    buffer = io.BytesIO()
-    write_po(buffer, catalog, width=0, omit_header=False, **options)
-    return buffer.getvalue()
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "wb") as out:
-        out.write(data)
-    os.replace(temporary, path)
 
 
 def same_messages(a: bytes, b: bytes) -> bool:
@@ -106,66 +116,200 @@ def same_messages(a: bytes, b: bytes) -> bool:
 def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
     """Write ``messages.pot``; returns whether it changed."""
     path = template_path(locales)
-    data = po_bytes(extract(root))
+    data = po.to_bytes(extract(root))
     if path.exists() and same_messages(path.read_bytes(), data):
         return path, False
-    _write_atomically(path, data)
+    files.write_atomically(path, data)
     return path, True
 
 
-def load_template(locales: Path) -> Catalog:
-    return read_catalog(template_path(locales))
+def load_template(locales: Path, root: Path | None = None) -> po.LoadedCatalog:
+    path = template_path(locales)
+    if not path.is_file():
+        raise RulesdocError("messages.pot not found: run `make extract`", Location(display_path(path)))
+    return po.load(path, root)
 
 
-def catalog_codes(locales: Path) -> list[str]:
-    return sorted(p.parent.parent.name for p in locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+# ---------------------------------------------------------------- update
 
 
-def update(locales: Path, codes: list[str] | None = None) -> list[Path]:
-    """Merge the template into each catalog: new messages added, changed ones fuzzy, obsolete dropped."""
-    template = load_template(locales)
-    written = []
-    for code in codes or catalog_codes(locales):
-        path = catalog_path(locales, code)
-        catalog = read_catalog(path)
-        catalog.update(template, update_header_comment=False)
-        catalog.obsolete.clear()
-        _write_atomically(path, po_bytes(catalog))
-        written.append(path)
-    return written
+@dataclass(frozen=True)
+class Update:
+    """What ``catalog update`` did to one catalog."""
+
+    path: Path
+    new: int
+    fuzzy: int  # newly fuzzy: a changed English source, the previous one kept as #|
+    obsolete: int  # newly obsolete: kept as #~, back when the source brings the message back
+    revived: int  # obsolete entries the source brought back
+    header: str = ""  # "" or what was done to the Plural-Forms header
+    written: bool = False
+
+    def summary(self) -> str:
+        if not self.written:
+            return "up to date"
+        parts = [f"{n} {what}" for n, what in ((self.new, "new"), (self.fuzzy, "fuzzy"),
+                 (self.obsolete, "obsolete"), (self.revived, "restored")) if n]  # fmt: skip
+        return ", ".join(([self.header] if self.header else []) + parts) or "updated (comments or order)"
 
 
-def compile_catalogs(locales: Path) -> list[Path]:
+def update(
+    locales: Path,
+    codes: Sequence[str] = (),
+    *,
+    force: bool = False,
+    cldr_plural_forms: bool = False,
+    root: Path | None = None,
+) -> list[Update]:
+    """Merge the template into each catalog (or the chosen ones)."""
+    template = load_template(locales, root).catalog
+    chosen = [canonical(code) for code in codes] if codes else catalog_codes(locales)
+    loaded = {code: po.load(catalog_path(locales, code), root) for code in chosen}
+    for code, catalog in loaded.items():  # refuse before writing anything
+        _refuse_shrinking(catalog, template, force)
+        language_of(catalog, code)
+    return [_update_one(catalog, template, cldr_plural_forms) for catalog in loaded.values()]
+
+
+def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) -> None:
+    kept = {po.key_of(m) for m in template if m.id}
+    translated = [m for m in loaded.messages() if any(po.forms(m.string))]
+    lost = [m for m in translated if po.key_of(m) not in kept]
+    if not force and translated and len(lost) > SHRINK_LIMIT * len(translated):
+        raise RulesdocError(
+            f"messages.pot lacks {len(lost)} of the {len(translated)} translated messages of this catalog: "
+            "a template folder moved or a bad extraction? Run `make extract` from a full checkout, "
+            "or `catalog update --force` if the messages really went (they are kept as #~ obsolete)",
+            Location(loaded.shown),
+        )
+
+
+def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: bool) -> Update:
+    catalog = loaded.catalog
+    before = {po.key_of(m): m.fuzzy for m in loaded.messages()}
+    obsolete_before = set(catalog.obsolete)
+    revived = 0
+    wanted = {po.key_of(m) for m in template if m.id}
+    for key, message in list(catalog.obsolete.items()):  # a message the source brings back
+        if po.key_of(message) in wanted:
+            del catalog.obsolete[key]
+            catalog[message.id] = message
+            revived += 1
+    header = _plural_header(loaded, cldr_plural_forms)
+    catalog.update(template, update_header_comment=False, update_creation_date=True)
+    prefill_theme(catalog, set(before))
+    after = {po.key_of(m): m for m in catalog if m.id}
+    new = sum(1 for key, m in after.items() if key not in before and not m.fuzzy)
+    fuzzy = sum(1 for key, m in after.items() if m.fuzzy and not before.get(key, False))
+    obsolete = len(set(catalog.obsolete) - obsolete_before)
+    data = po.to_bytes(catalog)
+    old = loaded.path.read_bytes()
+    changed = not same_messages(old, data)
+    if changed:
+        files.write_atomically(loaded.path, data)
+    return Update(loaded.path, new, fuzzy, obsolete, revived, header, changed)
+
+
+def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
+    """Set CLDR's Plural-Forms on request, moving each entry's forms to the forms that mean the same."""
+    catalog = loaded.catalog
+    if catalog.locale is None:
+        return ""
+    target = plurals.cldr(catalog.locale)
+    current = loaded.plural_forms
+    if not to_cldr:
+        if current is None:
+            raise RulesdocError(
+                f"{loaded.plural_error}: run `catalog update --lang {catalog.locale} --plural-forms cldr` "
+                f"to set CLDR's ({target.header})",
+                loaded.header_location("Plural-Forms"),
+            )
+        return ""
+    if current is not None and current.header == target.header:
+        return ""
+    for message in catalog:
+        if message.id and message.pluralizable:
+            message.string = remap_forms(po.forms(message.string), current, target)
+    set_plural_forms(catalog, target)
+    return f"Plural-Forms set to CLDR's ({target.count} forms)"
+
+
+def remap_forms(
+    texts: tuple[str, ...], old: plurals.PluralForms | None, new: plurals.PluralForms
+) -> tuple[str, ...]:
+    """Each new form takes the old form that the same count picked: the meaning stays."""
+    result = []
+    for index, numbers in new.samples_by_form().items():
+        if old is not None and numbers:
+            source = old.select(numbers[0])
+        else:
+            source = index
+        result.append(texts[source] if source < len(texts) else "")
+    return tuple(result)
+
+
+# ---------------------------------------------------------------- compile and init
+
+
+def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
     """Write ``messages.mo`` beside each catalog, for tools that want them (the build does not)."""
     written = []
     for code in catalog_codes(locales):
-        path = catalog_path(locales, code)
+        loaded = po.load(catalog_path(locales, code), root)
         buffer = io.BytesIO()
-        write_mo(buffer, read_catalog(path), use_fuzzy=False)
-        mo = path.with_suffix(".mo")
-        _write_atomically(mo, buffer.getvalue())
+        write_mo(buffer, loaded.catalog, use_fuzzy=False)
+        mo = loaded.path.with_suffix(".mo")
+        files.write_atomically(mo, buffer.getvalue())
         written.append(mo)
     return written
 
 
-def init(locales: Path, code: str, locale_code: str | None = None) -> Path:
+def init(locales: Path, code: str, locale_code: str | None = None, root: Path | None = None) -> Path:
     """Start a catalog for a new language; its Plural-Forms come from CLDR."""
-    if code == SOURCE_LANGUAGE:
+    folder = canonical(code)
+    if folder == SOURCE_LANGUAGE:
         raise RulesdocError(f"{code!r} is the source language; it needs no catalog")
-    path = catalog_path(locales, code)
-    if path.exists():
-        raise RulesdocError("catalog already exists; use `catalog update`", Location(display_path(path)))
-    locale = parse_locale(locale_code or code)
-    template = load_template(locales)
+    path = catalog_path(locales, folder)
+    existing = {c.lower().replace("-", "_"): c for c in catalog_codes(locales)}
+    if path.exists() or folder.lower() in existing:
+        where = catalog_path(locales, existing.get(folder.lower(), folder))
+        raise RulesdocError("catalog already exists; use `catalog update`", Location(display_path(where)))
+    locale = parse_locale(locale_code or folder)
+    if locale.language != parse_locale(folder).language:
+        raise RulesdocError(f"--locale {locale_code!r} is not a form of {folder!r}")
+    template = load_template(locales, root).catalog
     catalog = empty_catalog(template, locale)
     catalog.update(template)
-    _write_atomically(path, po_bytes(catalog))
+    prefill_theme(catalog, set())
+    files.write_atomically(path, po.to_bytes(catalog))
     return path
+
+
+def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
+    """New theme messages start from Material's own translation for the language, where it has one.
+
+    Babel's fuzzy matching would guess them from the page's sentences ("Table of contents"
+    from "ten of hearts"): a theme string is never a variant of one of ours.
+    """
+    from generator import theme
+
+    tag = str(catalog.locale).replace("_", "-") if catalog.locale else ""
+    code = theme.material_code(tag) if tag else None
+    theirs = theme.material_strings(code) if code else None
+    by_english = {m.english: m.key for m in theme.messages()}
+    for message in catalog:
+        if message.context != THEME_CONTEXT or po.key_of(message) in known or not message.id:
+            continue
+        material = (theirs or {}).get(by_english.get(po.singular(message.id), ""), "")
+        message.string = material
+        message.flags.discard("fuzzy")
+        message.previous_id = []
 
 
 def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
     """A catalog for ``locale`` with the template's project header and CLDR's Plural-Forms."""
-    return Catalog(
+    rule = plurals.cldr(locale)
+    catalog = Catalog(
         locale=locale,
         domain=DOMAIN,
         project=template.project,
@@ -175,3 +319,18 @@ def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
         charset="utf-8",
         fuzzy=False,
     )
+    set_plural_forms(catalog, rule)
+    return catalog
+
+
+def set_plural_forms(catalog: Catalog, rule: plurals.PluralForms) -> None:
+    """Babel keeps the header it writes in two private fields: it has no setter for them."""
+    catalog._num_plurals = rule.count  # type: ignore[assignment]
+    catalog._plural_expr = rule.expression  # type: ignore[assignment]
+
+
+def copy_message(message: Message, string: str | tuple[str, ...]) -> Message:
+    return Message(
+        message.id, string, locations=message.locations, flags=message.flags,
+        auto_comments=message.auto_comments, context=message.context,
+    )  # fmt: skip

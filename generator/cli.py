@@ -11,8 +11,7 @@ from pathlib import Path
 
 from generator import engine
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import select_languages
-from generator.render import Project, render_all, write_pages
+from generator.render import Project
 from generator.rules import load_rules, parse_rounds, read_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
@@ -54,11 +53,25 @@ def _parser() -> argparse.ArgumentParser:
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
     steps.add_parser("extract", help="write locales/messages.pot from templates and rules.yaml")
-    update = steps.add_parser("update", help="merge messages.pot into every catalog")
+    update = steps.add_parser(
+        "update",
+        help="merge messages.pot into every catalog",
+        description="New messages are added, changed ones become fuzzy (the old source kept as #|), "
+        "vanished ones are kept as obsolete #~ entries. A catalog whose messages did not change is "
+        "left untouched.",
+    )
     update.add_argument("--lang", action="append", default=[], metavar="CODE")
+    update.add_argument(
+        "--force", action="store_true", help="accept a messages.pot that lacks most of a catalog's messages"
+    )
+    update.add_argument(
+        "--plural-forms",
+        choices=("cldr",),
+        help="set CLDR's Plural-Forms header, moving each plural entry's forms to those that mean the same",
+    )
     steps.add_parser("compile", help="write messages.mo beside each catalog")
     init = steps.add_parser("init", help="start the catalog of a new language")
-    init.add_argument("lang", help="the site's language code, e.g. fr")
+    init.add_argument("lang", help="a CLDR language code: fr, pt_BR, zh-Hant, sr_Latn ...")
     init.add_argument("--locale", help="formatting locale if not the code itself, e.g. pt_PT")
     pseudo_step = steps.add_parser(
         "pseudo",
@@ -89,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _score(args: argparse.Namespace, project: Project) -> int:
-    rules = load_rules(project.rules)
+    rules = load_rules(project.rules, project.root)
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"
     else:
@@ -144,13 +157,16 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
         path, changed = catalogs.write_template(root, locales)
         print(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
     elif args.step == "update":
-        for path in catalogs.update(locales, args.lang or None):
-            print(f"{display_path(path)}: updated")
+        updates = catalogs.update(
+            locales, args.lang, force=args.force, cldr_plural_forms=args.plural_forms == "cldr", root=root
+        )
+        for update in updates:
+            print(f"{display_path(update.path)}: {update.summary()}")
     elif args.step == "compile":
-        for path in catalogs.compile_catalogs(locales):
+        for path in catalogs.compile_catalogs(locales, root):
             print(f"{display_path(path)}: compiled")
     elif args.step == "init":
-        path = catalogs.init(locales, args.lang, args.locale)
+        path = catalogs.init(locales, args.lang, args.locale, root)
         print(f"{display_path(path)}: created; translate it, then `make site`")
     elif args.step == "pseudo":
         path = pseudo.write_pseudo(locales, args.out)
@@ -161,31 +177,33 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
 
 
 def _render(args: argparse.Namespace, project: Project) -> int:
-    if args.locales is None:
-        pages = render_all(project, args.lang, strict=args.strict)
-    else:
-        # Another catalog folder (the pseudo-locale's): its languages plus the English source.
-        from generator import pseudo
-        from generator.checks import render_each
+    from generator.locales import SOURCE_LANGUAGE
+    from generator.render import render_all, write_pages
 
-        project = Project(project.rules, project.templates, args.locales)
-        available = pseudo.discover_languages(args.locales)
-        languages = select_languages(available, args.lang)
-        pages = []
-        for result in render_each(project, languages, args.strict, status_of=available).values():
-            if isinstance(result, RulesdocError):
-                raise result
-            pages.extend(result)
+    if args.locales is not None:  # another catalog folder (the pseudo-locale's), beside the English source
+        project = Project(project.rules, project.templates, args.locales, project.root)
+    codes = [SOURCE_LANGUAGE, *args.lang] if args.lang else []
+    pages = render_all(project, codes, strict=args.strict)
     for path in write_pages(pages, args.out):
         print(display_path(path))
     return EXIT_OK
 
 
 def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
-    from generator import checks  # the linter's imports (Babel's checkers...) cost `render` nothing
+    from generator import lint  # the linter's imports cost `render` nothing
+    from generator.i18n import select_languages
+    from generator.lint.report import FORMATS
+    from generator.policy import read_policy, site_options
+    from generator.render import Workspace
 
-    report = checks.check_project(root, project, args.lang, args.pages)
-    print(checks.FORMATS[args.format](report))
+    options = site_options(root / "mkdocs.yml")
+    policy = read_policy(project.locales, options.languages, root)
+    workspace = Workspace.load(project, [code.replace("-", "_") for code in args.lang] if args.lang else None)
+    codes = (
+        [language.code for language in select_languages(workspace.languages, args.lang)] if args.lang else []
+    )
+    report = lint.check_workspace(workspace, policy, codes, args.pages)
+    print(FORMATS[args.format](report))
     return EXIT_FINDINGS if report.errors else EXIT_OK
 
 

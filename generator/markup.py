@@ -12,8 +12,8 @@ import html
 import re
 import unicodedata
 
-# Placeholders stay as they are: ``%(name)s``, ``%%`` and ``{name}``.
-_PLACEHOLDER = re.compile(r"(%\([A-Za-z_][A-Za-z0-9_]*\)[sdif]|%%|\{[A-Za-z_][A-Za-z0-9_]*\})")
+from generator import placeholders
+
 _MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]|#!~{}])")
 
 
@@ -28,8 +28,7 @@ def escape_text(text: str) -> str:
 
 def escape_message(message: str) -> str:
     """Escape a message but keep its placeholders, which are filled in after."""
-    segments = _PLACEHOLDER.split(" ".join(message.split()))
-    # split() with a group alternates text and placeholder: odd indexes are placeholders.
+    segments = placeholders.split(" ".join(message.split()))
     return "".join(seg if i % 2 else _escape_segment(seg) for i, seg in enumerate(segments))
 
 

@@ -16,33 +16,24 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
 from pathlib import Path
 
 from babel import Locale
 from babel.messages.catalog import Catalog
 
-from generator import catalogs
-from generator.i18n import (
-    SOURCE_LANGUAGE,
-    Language,
-    catalog_locale,
-    catalog_path,
-    read_catalog,
-)
+from generator import catalogs, files, po
+from generator import placeholders as printf
+from generator.i18n import catalog_path
+from generator.locales import PSEUDO_CODE, PSEUDO_LOCALE
 
-PSEUDO_CODE = "en-XA"  # the folder and the site's code; XA is a private-use region
-PSEUDO_LOCALE = "en_001"  # what Babel formats with: it knows no en_XA
 DEFAULT_OUT = Path("build/pseudo")
 
 _ACCENTED = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ",
 )
-# Left exactly as they are: printf placeholders, %%, {name}, Jinja, HTML tags and entities.
-_KEEP = re.compile(
-    r"(%\([^()]*\)[#0 +-]*\d*(?:\.\d+)?[a-zA-Z]|%%|\{[A-Za-z_]\w*\}|\{\{.*?\}\}|<[^<>]*>|&#?\w+;)"
-)
+# Left exactly as they are besides printf placeholders: {name}, Jinja, HTML tags and entities.
+_KEEP = re.compile(r"(\{[A-Za-z_]\w*\}|\{\{.*?\}\}|<[^<>]*>|&#?\w+;)")
 GROWTH = 0.4
 FILLER = "·"
 
@@ -51,10 +42,14 @@ def pseudo_text(text: str) -> str:
     """``Winner`` → ``[Ŵîññéŕ ···]``: accented, padded by about 40 % (at least three dots)."""
     if not text:
         return text
-    parts = _KEEP.split(text)
-    # split() with a group alternates text and kept tokens: odd indexes are kept as they are.
-    accented = "".join(part if i % 2 else part.translate(_ACCENTED) for i, part in enumerate(parts))
-    visible = sum(len(part) for i, part in enumerate(parts) if not i % 2)
+    # Both splits alternate text and kept tokens: odd indexes are kept as they are.
+    parts = [
+        (piece, bool(i % 2 or j % 2))
+        for i, chunk in enumerate(printf.split(text))
+        for j, piece in enumerate([chunk] if i % 2 else _KEEP.split(chunk))
+    ]
+    accented = "".join(piece if kept else piece.translate(_ACCENTED) for piece, kept in parts)
+    visible = sum(len(piece) for piece, kept in parts if not kept)
     padding = FILLER * max(3, math.ceil(visible * GROWTH))
     return f"[{accented} {padding}]"
 
@@ -86,28 +81,9 @@ def pseudo_catalog(template: Catalog) -> Catalog:
 
 def write_pseudo(locales: Path, out: Path = DEFAULT_OUT) -> Path:
     """Write ``out/en-XA/LC_MESSAGES/messages.po`` (and a copy of messages.pot for the status page)."""
-    template_file = catalogs.template_path(locales)
-    catalog = pseudo_catalog(read_catalog(template_file))
+    template = catalogs.load_template(locales)
+    catalog = pseudo_catalog(template.catalog)
     path = catalog_path(out, PSEUDO_CODE)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(catalogs.po_bytes(catalog))
-    shutil.copyfile(template_file, catalogs.template_path(out))
+    files.write_atomically(path, po.to_bytes(catalog))
+    files.write_atomically(catalogs.template_path(out), template.path.read_bytes())
     return path
-
-
-def load_language(locales: Path, code: str) -> Language:
-    """One catalog's language, as :func:`generator.i18n.discover_languages` builds it.
-
-    The pseudo-locale's folder code names no locale Babel knows: its header's does.
-    """
-    path = catalog_path(locales, code)
-    catalog = read_catalog(path)
-    folder = PSEUDO_LOCALE if code == PSEUDO_CODE else code
-    return Language(code, catalog_locale(catalog, path, folder), path)
-
-
-def discover_languages(locales: Path) -> list[Language]:
-    """The source language, then every catalog in ``locales`` (the pseudo-locale's too)."""
-    source = Language(SOURCE_LANGUAGE, Locale.parse(SOURCE_LANGUAGE), None)
-    codes = [code for code in catalogs.catalog_codes(locales) if code != SOURCE_LANGUAGE]
-    return [source, *(load_language(locales, code) for code in codes)]

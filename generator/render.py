@@ -1,68 +1,99 @@
 """Render every page template for every language: spec → engine → view model → Markdown.
 
-The same functions serve the CLI, the MkDocs plugin, the checks and the tests.
-Rendering happens in memory; files are written only once every page of every
-language rendered, through a temporary folder, so a failure leaves the previous
-output untouched.
+:class:`Workspace` reads what one run needs, once: the rules, the templates, every
+catalog with the verdict on each of its entries. :meth:`Workspace.render` is the one
+rendering call: per language, its pages or its error, and the messages it missed
+(once each, with the template line that asked). Callers decide what a miss or an
+error means: the CLI and the site apply the policy, ``check`` reports.
 """
 
 from __future__ import annotations
 
-import logging
-import os
 import shutil
-import tempfile
 import traceback
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
+from jinja2 import nodes
 
+from generator import files, po
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import (
     CatalogStats,
-    Formatter,
     Language,
+    Miss,
     Translator,
-    catalog_stats,
+    count,
     discover_languages,
-    read_catalog,
-    select_languages,
+    judge_catalog,
 )
-from generator.model import Rules
+from generator.locales import Formatter
+from generator.messages import Verdict
+from generator.model import Reason, Rules
+from generator.po import Key, LoadedCatalog
 from generator.rules import load_rules
 from generator.view import page_context
 
-log = logging.getLogger("rulesdoc")
-
 PAGE_SUFFIX = ".md.j2"
+TEMPLATE_NAME = "messages.pot"
 
 
 @dataclass(frozen=True)
 class Project:
-    """Where the inputs live; every path may be overridden for tests and other repos."""
+    """Where the inputs live; every path may be overridden for tests and other repositories."""
 
     rules: Path
     templates: Path
     locales: Path
+    base: Path | None = None  # the project folder: babel.cfg, mkdocs.yml; default: locales' parent
 
     @classmethod
-    def at(cls, root: Path, rules: Path | None = None) -> Project:
-        return cls(rules or root / "rules.yaml", root / "templates", root / "locales")
+    def at(cls, root: Path, rules: Path | None = None, locales: Path | None = None) -> Project:
+        return cls(rules or root / "rules.yaml", root / "templates", locales or root / "locales", root)
+
+    @property
+    def root(self) -> Path:
+        """Where the project's inputs may live: a symlink out of it is refused."""
+        return self.base if self.base is not None else self.locales.parent
+
+    @property
+    def pot(self) -> Path:
+        return self.locales / TEMPLATE_NAME
 
 
 @dataclass(frozen=True)
 class RenderedPage:
-    lang: str
+    lang: str  # the language's code
     name: str  # "scoring.md"
     text: str
-    missing: tuple[str, ...] = ()  # msgids that fell back to English
+
+
+@dataclass(frozen=True)
+class LanguageResult:
+    language: Language
+    pages: tuple[RenderedPage, ...] = ()
+    error: RulesdocError | None = None
+    missed: tuple[Miss, ...] = ()
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """Templates are project input: bounded in size, regular files, UTF-8."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        path = Path(filename)
+        if len(source) > files.MAX_TEMPLATE_BYTES or not path.is_file():
+            files.read_bytes(path, files.MAX_TEMPLATE_BYTES, what="template")  # raises the one-line error
+        return source, filename, uptodate
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates)),
+        loader=_Loader(str(templates)),
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # Markdown out; translations are escaped by the Translator instead
@@ -81,6 +112,168 @@ def page_templates(templates: Path) -> list[str]:
     return sorted(p.name for p in templates.glob(f"*{PAGE_SUFFIX}") if not p.name.startswith("_"))
 
 
+def plural_counts(env: jinja2.Environment, templates: Path) -> dict[str, str]:
+    """For each plural message of the templates, the placeholder that prints the count.
+
+    ``ngettext("%(low)s point ...", "...", f.ace_low, low=num(f.ace_low))``: the count is
+    ``f.ace_low``, so ``low`` prints it (Jinja also passes the count as ``num``). A form
+    used for exactly one number may then spell the count out instead of printing it.
+    """
+    found: dict[str, str] = {}
+    for path in sorted(templates.rglob("*.j2")):
+        try:
+            tree = env.parse(path.read_text(encoding="utf-8"))
+        except (jinja2.TemplateSyntaxError, OSError, UnicodeDecodeError):
+            continue  # rendering reports it
+        for call in tree.find_all(nodes.Call):
+            if not isinstance(call.node, nodes.Name) or call.node.name not in ("ngettext", "npgettext"):
+                continue
+            first = 1 if call.node.name == "npgettext" else 0
+            if len(call.args) < first + 3:
+                continue
+            singular = call.args[first]
+            if not isinstance(singular, nodes.Const):
+                continue
+            counted = call.args[first + 2]
+            names = [kw.key for kw in call.kwargs if kw.value == counted or any(
+                node == counted for node in kw.value.find_all(type(counted))
+            )]  # fmt: skip
+            found[str(singular.value)] = names[0] if len(names) == 1 else "num"
+    return found
+
+
+@dataclass
+class Workspace:
+    """Everything one run reads, read once and shared by the build, ``check`` and the CLI."""
+
+    project: Project
+    rules: Rules
+    languages: list[Language]  # the source language first, then every catalog
+    names: tuple[str, ...]
+    env: jinja2.Environment
+    template: LoadedCatalog | None  # messages.pot, if there is one
+    count_names: dict[str, str]
+    verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, project: Project, required: Sequence[str] | None = None) -> Workspace:
+        """``required``: the catalogs that must load (default: all); see :func:`discover_languages`."""
+        languages = discover_languages(project.locales, project.root, required)
+        env = make_environment(project.templates)
+        names = tuple(page_templates(project.templates))
+        count_names = plural_counts(env, project.templates)
+        template = po.load(project.pot, project.root) if project.pot.is_file() else None
+        workspace = cls(
+            project, load_rules(project.rules, project.root), languages, names, env, template, count_names
+        )
+        for language in languages:
+            if language.catalog is not None:
+                workspace.verdicts[language.code] = judge_catalog(language.catalog, count_names)
+        return workspace
+
+    @property
+    def template_keys(self) -> list[Key]:
+        if self.template is not None:
+            return [po.key_of(m) for m in self.template.messages()]
+        return []
+
+    def stats(self, language: Language) -> CatalogStats:
+        keys = self.template_keys
+        if not keys and language.catalog is not None:
+            keys = [po.key_of(m) for m in language.catalog.messages()]
+        return count(language, keys, self.verdicts.get(language.code, {}))
+
+    @property
+    def status(self) -> tuple[CatalogStats, ...]:
+        """Every language's count, for the translation-status page."""
+        return tuple(self.stats(language) for language in self.languages)
+
+    def missed_error(self, result: LanguageResult) -> RulesdocError:
+        """Why a language's pages cannot be published as they are: a refused translation first
+        (its catalog line and the rule it breaks), else the count of what is missing."""
+        language = result.language
+        catalog = language.catalog
+        verdicts = self.verdicts.get(language.code, {})
+        for miss in result.missed:
+            verdict = verdicts.get(miss.key)
+            if catalog is not None and verdict is not None and verdict.problems:
+                problem = verdict.problems[0]
+                return RulesdocError(
+                    f"translation of {miss.key[0]!r} refused ({problem.check}): {problem.text}",
+                    Location(catalog.shown, catalog.line_of(miss.key)),
+                )
+        first = result.missed[0]
+        where = f" (asked for at {first.where})" if first.where else ""
+        return RulesdocError(
+            f"{len(result.missed)} message(s) the pages use are untranslated or fuzzy, first {first.key[0]!r}"
+            f"{where}: translate them, or run `make update` if messages.pot is new",
+            Location(catalog.shown if catalog else display_path(self.project.pot)),
+        )
+
+    def render(self, languages: Iterable[Language]) -> dict[str, LanguageResult]:
+        """Each language's pages, or its error: one language that fails hides no other."""
+        status = self.status
+        return {language.code: self._render_one(language, status) for language in languages}
+
+    def _render_one(self, language: Language, status: tuple[CatalogStats, ...]) -> LanguageResult:
+        translate = Translator(language, self.verdicts.get(language.code))
+        self.env.install_gettext_callables(  # type: ignore[attr-defined]
+            translate.gettext,
+            translate.ngettext,
+            newstyle=True,
+            pgettext=translate.pgettext,
+            npgettext=translate.npgettext,
+        )
+        fmt = Formatter(language.locale)
+        pages = []
+        try:
+            context = page_context(self.rules, translate, fmt, status)
+            for name in self.names:
+                try:
+                    text = self.env.get_template(name).render(
+                        page=context, f=context.facts, num=fmt.number, R=Reason
+                    )
+                except RulesdocError:
+                    raise
+                except Exception as error:  # anything a template does wrong is bad input, not a crash
+                    raise template_error(error, self.project.templates, name) from None
+                pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
+        except RulesdocError as error:
+            return LanguageResult(language, (), error, tuple(translate.missed.values()))
+        return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
+
+
+def failures(results: Mapping[str, LanguageResult]) -> list[RulesdocError]:
+    return [result.error for result in results.values() if result.error is not None]
+
+
+def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
+    """The pages of the chosen languages (default: all), or the first language's error.
+
+    ``strict``: a message a page uses that the catalog cannot give (untranslated, fuzzy or
+    refused) is an error unless ``locales/check.yaml`` lets the language publish with gaps;
+    otherwise it shows in English behind ⚠.
+    """
+    from generator.i18n import select_languages
+    from generator.policy import read_policy
+
+    workspace = Workspace.load(project)
+    results = workspace.render(select_languages(workspace.languages, codes))
+    policy = read_policy(project.locales, root=project.root)
+    pages: list[RenderedPage] = []
+    for result in results.values():
+        if result.error is not None:
+            raise result.error
+        language = result.language
+        if strict and result.missed and workspace.stats(language).complete < policy.threshold(language.code):
+            raise workspace.missed_error(result)
+        pages.extend(result.pages)
+    return pages
+
+
+# ---------------------------------------------------------------- template errors, as one line
+
+
 def _template_frame(error: BaseException, templates: Path) -> Location | None:
     """The innermost template line of a traceback (Jinja rewrites its frames to template lines)."""
     root = templates.resolve()
@@ -92,7 +285,7 @@ def _template_frame(error: BaseException, templates: Path) -> Location | None:
     return found
 
 
-def _template_error(error: Exception, templates: Path, name: str) -> RulesdocError:
+def template_error(error: Exception, templates: Path, name: str) -> RulesdocError:
     """Any failure of a template, as one line naming the template file and line."""
     if isinstance(error, jinja2.TemplateSyntaxError):
         path = display_path(templates / (error.name or name))
@@ -107,8 +300,8 @@ def _template_error(error: Exception, templates: Path, name: str) -> RulesdocErr
             where or Location(display_path(templates / name)),
         )
     if isinstance(error, UnicodeDecodeError):  # the loader read a file: which one?
-        files = (p for p in sorted(templates.rglob("*")) if p.is_file())
-        culprit = next((p for p in files if p.read_bytes() == error.object), None)
+        candidates = (p for p in sorted(templates.rglob("*")) if p.is_file())
+        culprit = next((p for p in candidates if p.read_bytes() == error.object), None)
         if culprit is not None:
             line = error.object[: error.start].count(b"\n") + 1
             return RulesdocError(
@@ -116,118 +309,55 @@ def _template_error(error: Exception, templates: Path, name: str) -> RulesdocErr
                 Location(display_path(culprit), line),
             )
     if isinstance(error, OSError) and where is None:
-        where = Location(display_path(templates / name))
-        return RulesdocError(f"cannot read template: {error.strerror}", where)
+        return RulesdocError(
+            f"cannot read template: {error.strerror}", Location(display_path(templates / name))
+        )
     what = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
     return RulesdocError(f"template error: {what}", where or Location(display_path(templates / name)))
 
 
-def render_language(
-    env: jinja2.Environment,
-    rules: Rules,
-    language: Language,
-    names: Sequence[str],
-    templates: Path,
-    strict: bool,
-    status: tuple[CatalogStats, ...] = (),
-) -> list[RenderedPage]:
-    translate = Translator.load(language, mark_fallbacks=not strict)
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        translate.gettext,
-        translate.ngettext,
-        newstyle=True,
-        pgettext=translate.pgettext,
-        npgettext=translate.npgettext,
-    )
-    fmt = Formatter(language.locale)
-    context = page_context(rules, translate, fmt, status)
-    pages = []
-    for name in names:
-        try:
-            text = env.get_template(name).render(page=context, f=context.facts, num=fmt.number)
-        except RulesdocError:
-            raise
-        except Exception as error:  # anything a template does wrong is bad input, not a crash
-            raise _template_error(error, templates, name) from None
-        pages.append(RenderedPage(language.code, name[: -len(".j2")], text, tuple(translate.missing)))
-    missing = translate.missing
-    if missing and language.catalog_path is not None:
-        where = Location(display_path(language.catalog_path))
-        message = f"{len(missing)} message(s) untranslated or fuzzy, first: {missing[0]!r}"
-        if strict:
-            raise RulesdocError(message, where)
-        log.warning("%s: %s (shown in English, marked %r)", where, message, "⚠")
-    return pages
-
-
-@dataclass(frozen=True)
-class Renderer:
-    """What every language's render shares, read once: rules, templates, catalog status."""
-
-    rules: Rules
-    templates: Path
-    names: tuple[str, ...]
-    env: jinja2.Environment
-    status: tuple[CatalogStats, ...]
-
-    @classmethod
-    def load(cls, project: Project, status_of: Sequence[Language]) -> Renderer:
-        """``status_of``: the languages the translation-status page lists."""
-        return cls(
-            rules=load_rules(project.rules),
-            templates=project.templates,
-            names=tuple(page_templates(project.templates)),
-            env=make_environment(project.templates),
-            status=translation_status(project.locales, status_of),
-        )
-
-    def render(self, language: Language, strict: bool) -> list[RenderedPage]:
-        return render_language(
-            self.env, self.rules, language, self.names, self.templates, strict, self.status
-        )
-
-
-def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
-    """Render every page template in every (or the chosen) language, in memory."""
-    available = discover_languages(project.locales)
-    languages = select_languages(available, codes)
-    renderer = Renderer.load(project, available)
-    return [page for language in languages for page in renderer.render(language, strict)]
-
-
-def translation_status(locales: Path, languages: Sequence[Language]) -> tuple[CatalogStats, ...]:
-    pot = locales / "messages.pot"
-    template = read_catalog(pot) if pot.exists() else None
-    return tuple(catalog_stats(language, template) for language in languages)
+# ---------------------------------------------------------------- writing pages
 
 
 def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
-    """Write ``out/<lang>/<page>.md``; all files are written to a temporary folder first, and
-    every target is checked before the first one is replaced."""
+    """Replace ``out`` with ``out/<lang>/<page>.md``, all or nothing.
+
+    The new pages are written to a folder beside ``out``, which then takes its place
+    in one step: a kill leaves the old output or the new one, never a mix. ``out`` is
+    rulesdoc's own: a folder holding anything but rendered pages is refused.
+    """
+    foreign = _foreign_file(out)
+    if foreign is not None:
+        where = Location(display_path(foreign))
+        raise RulesdocError(
+            "the output folder holds files rulesdoc did not write; choose another --out", where
+        )
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".rulesdoc-", dir=out))
-    except OSError as error:
-        where = Location(display_path(error.filename or out))
-        raise RulesdocError(f"cannot create the output folder: {error.strerror}", where) from None
-    written = []
-    try:
-        for page in pages:
-            staged = staging / page.lang / page.name
-            staged.parent.mkdir(parents=True, exist_ok=True)
-            staged.write_text(page.text, encoding="utf-8", newline="\n")
-        for page in pages:  # fail here, before any file is replaced, not halfway through the swap
-            final = out / page.lang / page.name
-            final.parent.mkdir(parents=True, exist_ok=True)
-            if final.is_dir():
-                raise IsADirectoryError(21, "Is a directory", str(final))
-        for page in pages:
-            final = out / page.lang / page.name
-            os.replace(staging / page.lang / page.name, final)
-            written.append(final)
+        with files.locked(out, f"rulesdoc: waiting for another run writing {display_path(out)}"):
+            staging = files.staging_folder(out)
+            try:
+                for page in pages:
+                    staged = staging / page.lang / page.name
+                    staged.parent.mkdir(parents=True, exist_ok=True)
+                    staged.write_text(page.text, encoding="utf-8", newline="\n")
+                (staging / MARKER).write_text("rendered by rulesdoc: this folder is replaced whole\n")
+                files.replace_folder(staging, out)
+            finally:
+                if staging.exists():
+                    shutil.rmtree(staging, ignore_errors=True)
     except OSError as error:
         where = Location(display_path(error.filename or out))
         raise RulesdocError(f"cannot write the output: {error.strerror}", where) from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return written
+    return [out / page.lang / page.name for page in pages]
+
+
+MARKER = ".rulesdoc-pages"
+
+
+def _foreign_file(out: Path) -> Path | None:
+    """A file in ``out`` that a render would destroy but did not write, if any."""
+    if not out.exists() or (out / MARKER).is_file():
+        return None
+    if not out.is_dir():
+        return out
+    return next((p for p in sorted(out.rglob("*")) if p.is_file() and p.suffix != ".md"), None)

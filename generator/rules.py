@@ -19,6 +19,7 @@ from typing import TypeVar
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from generator import files
 from generator.cards import Card, parse_card
 from generator.errors import Location, RulesdocError, display_path
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
@@ -43,10 +44,33 @@ class Source:
         return RulesdocError(message, self.at(node))
 
 
+MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing documents nested deeper than :data:`MAX_DEPTH`."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise yaml.MarkedYAMLError(
+                    problem=f"nested more than {MAX_DEPTH} levels deep", problem_mark=mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
 def compose(text: str, source: Source) -> Node | None:
     """Parse YAML into nodes; syntax errors become one line with the line number."""
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=BoundedLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
@@ -68,21 +92,9 @@ def compose(text: str, source: Source) -> Node | None:
         raise RulesdocError(f"YAML syntax error: {error}", Location(source.path)) from None
 
 
-def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesdocError("file not found", Location(display_path(path))) from None
-    except IsADirectoryError:
-        raise RulesdocError("is a directory, not a file", Location(display_path(path))) from None
-    except UnicodeDecodeError as error:
-        line = error.object[: error.start].count(b"\n") + 1
-        raise RulesdocError(
-            f"not UTF-8 text ({error.reason}: byte 0x{error.object[error.start]:02x})",
-            Location(display_path(path), line),
-        ) from None
-    except OSError as error:
-        raise RulesdocError(f"cannot read: {error.strerror}", Location(display_path(path))) from None
+def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES_BYTES) -> str:
+    """A rules or rounds file: a regular file inside the project, bounded, UTF-8."""
+    return files.read_text(path, limit, root)
 
 
 # ---------------------------------------------------------------- node readers
@@ -130,6 +142,8 @@ def _text(node: Node, source: Source, what: str) -> str:
     value = _scalar(node, source, what)
     if not isinstance(value, str) or not value.strip():
         raise source.error(node, f"{what} must be non-empty text")
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
+        raise source.error(node, f"{what} holds a lone surrogate (an escape like \\ud800): not text")
     return " ".join(value.split())
 
 
@@ -307,12 +321,12 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
     )
 
 
-def load_rules(path: Path | str) -> Rules:
+def load_rules(path: Path | str, root: Path | None = None) -> Rules:
     """Load, validate and check ``rules.yaml``: its examples must score and show what they claim."""
     from generator.engine import check_example_illustrates  # the engine depends on the model only
 
     path = Path(path)
-    rules = parse_rules(read_text(path), display_path(path))
+    rules = parse_rules(read_text(path, root), display_path(path))
     check_example_illustrates(rules)
     return rules
 

@@ -1,32 +1,38 @@
 """The MkDocs glue: one MkDocs build per language, orchestrated from the main build.
 
-``mkdocs build`` / ``mkdocs serve`` on the repository's ``mkdocs.yml`` builds the
-source language at the site root; after it, this plugin builds every other
-language into ``<site_dir>/<lang>/`` from the same ``mkdocs.yml``. Each language
-so gets its own search index (with its own lunr pipeline), its own 404 page,
-``<html lang>``, theme UI language and site name: the known weaknesses of a
-single multi-language build (mkdocs-static-i18n #31, #129, #271, #284, #326).
+``mkdocs build`` on the repository's ``mkdocs.yml`` builds the source language at the
+site root; at its end this plugin builds every other language into ``<site>/<tag>/``
+from the same ``mkdocs.yml``. Each language so has its own search index (with its own
+lunr pipeline), 404 page, ``<html lang dir>``, theme strings and site name.
 
-Pages are not files in ``docs/``: the main build renders every page template in
-every language with :mod:`generator.render`, before MkDocs writes anything, and
-hands each language build its pages as generated files. ``serve`` re-renders
-whenever ``rules.yaml``, a template or a catalog changes (they are listed under
-``watch:``); a bad input fails ``build`` with its one-line error, while ``serve``
-prints that line and keeps showing the last good pages until the input is fixed.
+The main build does the work every language shares, once, before MkDocs writes
+anything: it reads the workspace (rules, templates, catalogs), renders every language,
+and applies the one policy (:mod:`generator.lint`): the strict build refuses exactly
+what ``rulesdoc check`` calls an error, in the same words; a preview (``make serve``)
+logs them as warnings, shows English behind ⚠ for a refused message, and keeps the
+last good pages when an input cannot be read at all.
+
+Costs that repeat per language are paid once per run (:mod:`generator.sitebuild`):
+the theme's compiled templates, its file list and its assets, shared by every
+language build; languages are built in parallel processes.
+
+A build is whole or nothing: it writes into a folder beside the site and swaps it in
+at the end; a second build of the same site waits for the first (a lock).
 """
 
 from __future__ import annotations
 
 import logging
 import posixpath
-from collections.abc import Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass
+import re
+import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mkdocs.commands.build import build
-from mkdocs.config import base, load_config
+import jinja2
+from markupsafe import Markup, escape
+from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -36,190 +42,255 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from generator.errors import RulesdocError
-from generator.i18n import SOURCE_LANGUAGE, Language, Translator, discover_languages, select_languages
-from generator.render import Project, RenderedPage, Renderer
-from generator.view import site_name
+from generator import files, sitebuild, theme
+from generator.errors import RulesdocError, display_path
+from generator.i18n import THEME_CONTEXT, Language, Translator
+from generator.render import LanguageResult, Project, Workspace, failures
 
 log = logging.getLogger("mkdocs.plugins.rulesdoc")
 # Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
 # error and fail the rebuild, which leaves `mkdocs serve` holding every request until one succeeds.
 preview_log = logging.getLogger("rulesdoc")
 
-# The language of the build in progress; None for the main (source language) build.
-_building: ContextVar[str | None] = ContextVar("rulesdoc_building", default=None)
-
-# lunr.js pipelines Material ships for our languages; others search with English's.
-_LUNR = {
-    "da",
-    "de",
-    "en",
-    "es",
-    "fi",
-    "fr",
-    "hi",
-    "hu",
-    "it",
-    "ja",
-    "nl",
-    "no",
-    "pt",
-    "ro",
-    "ru",
-    "sv",
-    "th",
-    "tr",
-}
-
 
 class RulesdocConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs is untyped here
     rules = c.Type(str, default="rules.yaml")
     templates = c.Type(str, default="templates")
     locales = c.Type(str, default="locales")
-    strict = c.Type(bool, default=True)  # fail on a missing translation instead of marking it
-    languages = c.ListOfItems(c.Type(str), default=[])  # default: every catalog
+    strict = c.Type(bool, default=True)  # refuse what `check` calls an error, instead of warning
+    languages = c.ListOfItems(c.Type(str), default=[])  # the published languages; default: every catalog
 
 
-def search_language(code: str) -> str:
-    return code if code in _LUNR else "en"
+@dataclass
+class LanguageSite:
+    """What one language's build needs, decided by the main build."""
+
+    language: Language
+    pages: tuple[tuple[str, str], ...]  # (name, Markdown)
+    site_name: Markup
+    strings: theme.ThemeStrings
+    search: theme.SearchSettings
 
 
-@dataclass(frozen=True)
+@dataclass
 class Rendering:
-    """Every language's pages and site name, rendered by the main build before anything is written."""
+    """Every language's site, prepared by the main build before anything is written."""
 
-    languages: tuple[Language, ...]  # the switcher's languages
-    pages: dict[str, list[RenderedPage]]  # by language code, the source language included
-    site_names: dict[str, str]
+    sites: dict[str, LanguageSite]  # by language code, the source language first
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def languages(self) -> list[Language]:
+        return [site.language for site in self.sites.values()]
+
+    def partials(self) -> dict[str, str]:
+        return {partial_name(s.language): s.strings.partial() for s in self.sites.values()}
 
 
-# What the main build rendered, handed to the language builds it runs.
-_rendering: ContextVar[Rendering | None] = ContextVar("rulesdoc_rendering", default=None)
+def partial_name(language: Language) -> str:
+    return f"partials/languages/{theme_language(language)}.html"
 
 
-def render_site(project: Project, codes: Sequence[str], strict: bool) -> Rendering:
-    """Render the source language and every selected language; any bad input raises here."""
-    available = discover_languages(project.locales)
-    languages = select_languages(available, codes)
-    built = select_languages(available, [SOURCE_LANGUAGE])
-    built += [language for language in languages if language.code != SOURCE_LANGUAGE]
-    renderer = Renderer.load(project, available)
-    pages: dict[str, list[RenderedPage]] = {}
-    site_names: dict[str, str] = {}
-    for language in built:
-        pages[language.code] = renderer.render(language, strict)
-        site_names[language.code] = site_name(Translator.load(language, mark_fallbacks=not strict))
-    return Rendering(tuple(languages), pages, site_names)
+def theme_language(language: Language) -> str:
+    """Our name for the language's theme strings partial (Material reads theme.language)."""
+    return f"rulesdoc-{language.tag}"
+
+
+def prepare(project: Project, codes: list[str], strict: bool) -> Rendering:
+    """Read, render and judge every language; raise the one-line error for unreadable input,
+    and, when strict, every error ``check`` would report."""
+    from generator import lint
+    from generator.i18n import SOURCE, select_languages
+    from generator.policy import read_policy
+
+    workspace = Workspace.load(project)
+    published = select_languages(workspace.languages, codes)
+    if SOURCE not in published:
+        published.insert(0, SOURCE)
+    results = workspace.render(published)
+    policy = read_policy(project.locales, [language.code for language in published], project.root)
+    report = lint.check_workspace(workspace, policy, [lang.code for lang in published], None, results)
+    if strict and report.errors:
+        lines = report.error_lines()
+        raise RulesdocError(
+            f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses them):\n  "
+            + "\n  ".join(lines)
+        )
+    for error in failures(results):
+        raise error
+    warnings = report.error_lines()
+    return Rendering({code: _language_site(workspace, result) for code, result in results.items()}, warnings)
+
+
+def _language_site(workspace: Workspace, result: LanguageResult) -> LanguageSite:
+    language = result.language
+    translate = Translator(language, workspace.verdicts.get(language.code), mark="")
+    translated: dict[str, str | None] = {}
+    for message in theme.messages():
+        key = (message.english, THEME_CONTEXT)
+        translated[message.english] = translate.table[key][0] if key in translate.table else None
+    strings = theme.theme_strings(language.tag, language.direction, translated)
+    name = translate.plain("Rami help")
+    return LanguageSite(
+        language=language,
+        pages=tuple((page.name, page.text) for page in result.pages),
+        site_name=Markup(escape(name)),
+        strings=strings,
+        search=theme.search_settings(language.locale, language.tag),
+    )
 
 
 class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
-        self.languages: list[Language] = []
-        self.pages: list[RenderedPage] = []
-        self.rendering: Rendering | None = None
         self.serving = False  # under `mkdocs serve`
+        self.rendering: Rendering | None = None
         self.last_good: Rendering | None = None  # what the preview shows while an input is broken
+        self.site: LanguageSite | None = None
+        self.final_site_dir: Path | None = None  # the real site folder, while we build beside it
+        self.staging: Path | None = None
+        self.lock: files.FolderLock | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup also keeps this plugin object across the rebuilds of `mkdocs serve`,
         # and with it the last good rendering.
         self.serving = command == "serve"
 
-    @event_priority(100)  # before the search plugin reads the theme language
+    @event_priority(100)  # before the search plugin reads its settings
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        code = _building.get() or SOURCE_LANGUAGE
-        rendering = _rendering.get() if _building.get() is not None else None
-        if rendering is None:  # the main build renders every language, before anything is written
-            rendering = self._render(config)
-        self.rendering = rendering
-        self.languages = list(rendering.languages)
-        self.pages = rendering.pages[code]
-        config.theme["language"] = code
-        config.site_name = rendering.site_names[code] or config.site_name
-        search = config.plugins.get("material/search") or config.plugins.get("search")
-        if search is not None:
-            search.config["lang"] = [search_language(code)]
+        build = sitebuild.current()
+        if build is not None:  # a language build started by the main build
+            self.site = build.rendering.sites[build.code]
+            sitebuild.configure_language(config, build)
+        else:
+            self.rendering = self._render(config)
+            self.site = next(iter(self.rendering.sites.values()))
+            sitebuild.configure_main(config, self.rendering)
+            if not self.serving:
+                self._build_aside(config)
+        _apply_language(config, self.site)
         return config
 
-    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        for page in self.pages:
-            existing = files.get_file_from_path(page.name)
-            if existing is not None:
-                files.remove(existing)
-            files.append(File.generated(config, page.name, content=page.text))
-        return files
-
-    def on_page_context(
-        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
-    ) -> TemplateContext:
-        # The switcher and the hreflang links point at this same page in every language.
-        here = _building.get() or SOURCE_LANGUAGE
-        config.extra["alternate"] = [
-            {
-                "name": language.name,
-                "lang": language.code,
-                "link": _counterpart(here, language.code, page.url),
-            }
-            for language in self.languages
-        ]
-        return context
-
     def _render(self, config: MkDocsConfig) -> Rendering:
-        """Every language's pages, or the build's one-line error.
+        """Every language's site, or the build's one-line error (the site folder is not touched yet).
 
-        MkDocs cleans the site folder after ``on_config``, so failing here keeps the last
-        built site intact. Under ``mkdocs serve`` a failed rebuild would hold every request
-        until a build succeeds: there the error is one line in the terminal, and the preview
-        is rebuilt from the last good rendering until the input is fixed.
+        Under ``mkdocs serve`` a failed rebuild would hold every request until a build succeeds:
+        there the error is one line in the terminal, and the preview keeps the last good pages.
         """
         root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
-        project = Project(root / self.config.rules, root / self.config.templates, root / self.config.locales)
+        project = Project(
+            root / self.config.rules, root / self.config.templates, root / self.config.locales, root
+        )
+        strict = self.config.strict and not self.serving
         try:
-            rendering = render_site(project, self.config.languages, self.config.strict)
+            rendering = prepare(project, list(self.config.languages), strict)
         except RulesdocError as error:
             if not self.serving or self.last_good is None:
                 raise PluginError(str(error)) from None
             preview_log.error("%s (the preview shows the last good pages until this is fixed)", error)
             return self.last_good
+        for warning in rendering.warnings:
+            preview_log.warning("%s", warning)
         self.last_good = rendering
         return rendering
 
-    def on_post_build(self, config: MkDocsConfig) -> None:
-        if _building.get() is not None or self.rendering is None:
+    def _build_aside(self, config: MkDocsConfig) -> None:
+        """Write the new site beside the old one; :meth:`on_post_build` swaps it in whole."""
+        final = Path(config.site_dir).resolve()
+        self.lock = files.FolderLock(final)
+        self.lock.acquire(f"rulesdoc: another build is writing {display_path(final)}; waiting for it")
+        self.final_site_dir = final
+        self.staging = files.staging_folder(final)
+        config.site_dir = str(self.staging)
+
+    def on_files(self, files_: Files, config: MkDocsConfig) -> Files:
+        assert self.site is not None
+        if sitebuild.current() is None:
+            sitebuild.note_theme_files(files_, config)
+        for name, text in self.site.pages:
+            existing = files_.get_file_from_path(name)
+            if existing is not None:
+                files_.remove(existing)
+            files_.append(File.generated(config, name, content=text))
+        return files_
+
+    def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        return sitebuild.shared_environment(env, config)
+
+    def on_page_context(
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        # The switcher and the hreflang links point at this same page in every language.
+        build = sitebuild.current()
+        rendering = build.rendering if build is not None else self.rendering
+        assert rendering is not None and self.site is not None
+        here = self.site.language
+        config.extra["alternate"] = [
+            {"name": language.name, "lang": language.tag, "link": counterpart(here, language, page.url)}
+            for language in rendering.languages
+        ]
+        return context
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        return html_direction(output, self.site.language.direction if self.site else "ltr")
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if sitebuild.current() is not None or self.rendering is None:
             return  # a language build: only the main build orchestrates
-        rendering = self.rendering  # the language builds may share this plugin object
-        for language in rendering.languages:
-            if language.code == SOURCE_LANGUAGE:
-                continue
-            token = _building.set(language.code)
-            handed = _rendering.set(rendering)
-            try:
-                sub = load_config(
-                    config.config_file_path,
-                    site_dir=str(Path(config.site_dir) / language.code),
-                    site_url=_language_url(config.site_url, language.code),
-                    strict=config.strict,
-                    use_directory_urls=config.use_directory_urls,
-                )
-                build(sub)
-            finally:
-                _rendering.reset(handed)
-                _building.reset(token)
+        try:
+            sitebuild.build_languages(config, self.rendering, parallel=not self.serving)
+        except RulesdocError as error:
+            raise PluginError(str(error)) from None
+        if self.final_site_dir is not None:
+            files.replace_folder(Path(config.site_dir), self.final_site_dir)
+            config.site_dir = str(self.final_site_dir)
+            self._release()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if sitebuild.current() is None and self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self._release()
+
+    def _release(self) -> None:
+        self.final_site_dir = self.staging = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
-def _language_root(code: str) -> str:
-    return "" if code == SOURCE_LANGUAGE else f"{code}/"
+def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
+    """The theme, search and Markdown settings that make a build speak one language."""
+    config.theme["language"] = theme_language(site.language)
+    config.theme["direction"] = site.language.direction
+    config.site_name = site.site_name
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    if search is not None:
+        search.config["lang"] = [site.search.lang]
+        search.config["separator"] = site.search.separator
+        search.config["pipeline"] = list(site.search.pipeline)
+    toc = config.mdx_configs.setdefault("toc", {})
+    if isinstance(toc, dict):
+        toc["permalink_title"] = Markup(site.strings["rulesdoc.permalink"]).unescape()
 
 
-def _counterpart(here: str, there: str, page_url: str) -> str:
+_HTML_TAG = re.compile(r"<html\b([^>]*)>")
+
+
+def html_direction(output: str, direction: str) -> str:
+    """``<html lang=… dir="rtl">``: Material writes the direction on <body> only."""
+    if direction != "rtl":
+        return output
+    return _HTML_TAG.sub(
+        lambda m: f'<html{m.group(1)} dir="rtl">' if "dir=" not in m.group(1) else m.group(0), output, count=1
+    )
+
+
+def language_root(language: Language) -> str:
+    return "" if language.is_source else f"{language.tag}/"
+
+
+def counterpart(here: Language, there: Language, page_url: str) -> str:
     """The URL of the same page in another language, relative to this build's root."""
-    target = _language_root(there) + page_url
-    if here == SOURCE_LANGUAGE:
+    target = language_root(there) + page_url
+    if here.is_source:
         return target or "./"
     return posixpath.join("..", target) if target else "../"
-
-
-def _language_url(site_url: str | None, code: str) -> str | None:
-    if not site_url:
-        return None
-    return site_url.rstrip("/") + "/" + code + "/"

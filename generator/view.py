@@ -193,11 +193,3 @@ def page_context(
         fmt=fmt,
         status=status,
     )
-
-
-def site_name(translate: Translator) -> str:
-    """The site's name in a language: plain text, for the theme's header and <title>.
-
-    It is the home page's heading (templates/index.md.j2), so the catalogs hold it once.
-    """
-    return translate.translations.gettext("Rami help").translate({ord(c): None for c in "<>&\"'"})

@@ -36,3 +36,13 @@ def copy_project(destination: Path) -> Path:
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Path:
     return copy_project(tmp_path)
+
+
+def lint_error_lines(project: Project) -> list[str]:
+    """The error lines `rulesdoc check` reports for a project, through the calls it makes."""
+    from generator import lint
+    from generator.policy import read_policy, site_options
+    from generator.render import Workspace
+
+    policy = read_policy(project.locales, site_options(project.root / "mkdocs.yml").languages, project.root)
+    return lint.check_workspace(Workspace.load(project), policy).error_lines()

@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
-import yaml
-
-from generator.checks import MkdocsConfigLoader
+from mkdocs.utils.yaml import yaml_load
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "fixtures" / "seeds"
@@ -40,7 +38,8 @@ def page_text(markdown_text: str) -> str:
 
 def to_html(markdown_text: str) -> str:
     """Markdown to HTML with the site's own extensions (captions move before their tables)."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=MkdocsConfigLoader)
+    with (ROOT / "mkdocs.yml").open("rb") as handle:
+        config = yaml_load(handle)  # MkDocs' own loader: !ENV and !!python/name resolved
     names, configs = [], {}
     for entry in config["markdown_extensions"]:
         name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})

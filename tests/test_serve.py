@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from conftest import PUBLISHED, copy_project
+from conftest import PUBLISHED, copy_project, lint_error_lines
 
 from generator.errors import RulesdocError
-from generator.render import Project, render_all
+from generator.render import Project
 from generator.rules import load_rules
 
 pytestmark = pytest.mark.slow
@@ -225,34 +225,41 @@ def test_yaml_error_keeps_last_good_pages_until_fixed(
     preview.wait_for("joker = 26 after the fix", lambda: shows_joker(preview.get("da")[1], 26))
 
 
-def test_broken_placeholder_keeps_last_good_pages_until_fixed(
+def check_error(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The first error line `rulesdoc check` reports for the copy (paths relative to it, as in the server)."""
+    with monkeypatch.context() as m:
+        m.chdir(root)
+        lines = lint_error_lines(Project.at(Path(".")))
+    assert lines, "check finds no error"
+    return lines[0]
+
+
+def test_broken_placeholder_shows_english_and_warns_until_fixed(
     preview: Preview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The preview follows the one policy: the refused translation shows in English behind ⚠,
+    with check's own words in the terminal; everything else keeps following the edits."""
     rebuild_with_joker(preview, 27)
     catalog = preview.root / DANISH_PO
     good = catalog.read_text("utf-8")
     mark = preview.mark()
     try:
         edit(catalog, "jokeren %(joker)s point", "jokeren %(jokr)s point")
-        message = expected_error(
-            preview.root, lambda: render_all(Project.at(Path(".")), ["da"], strict=False), monkeypatch
-        )
-        assert re.match(rf"{re.escape(str(DANISH_PO))}:\d+: .*broken placeholder", message), message
-        preview.wait_for(f"the error {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
-        time.sleep(1.0)
-        assert_last_good_pages(preview, 27)
-        # An edit elsewhere while the catalog is still broken changes nothing yet ...
-        mark = preview.mark()
+        message = check_error(preview.root, monkeypatch)
+        assert re.match(rf"{re.escape(str(DANISH_PO))}:\d+: error: \[placeholders\]", message), message
+        preview.wait_for(f"the warning {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
+        preview.wait_for("the English sentence", lambda: "⚠ The winner of the round" in preview.get("da")[1])
+        assert shows_joker(preview.get("da")[1], 27)
+        # An edit elsewhere while the catalog is still broken shows at once ...
         set_joker(preview.root, 28)
-        preview.wait_for("the error again", lambda: bool(error_lines(preview.output(mark), message)))
-        time.sleep(1.0)
-        assert_last_good_pages(preview, 27)
+        preview.wait_for("joker = 28 in English", lambda: shows_joker(preview.get("da")[1], 28))
+        assert "⚠ The winner of the round" in preview.get("da")[1]
         output = preview.output(mark)
         assert "Traceback" not in output, output
     finally:
         catalog.write_text(good, "utf-8")
-    # ... and fixing the catalog shows it.
-    preview.wait_for("joker = 28 after the fix", lambda: shows_joker(preview.get("da")[1], 28))
+    # ... and fixing the catalog brings the Danish sentence back.
+    preview.wait_for("Danish again", lambda: "⚠" not in in_short(preview.get("da")[1]))
     assert_last_good_pages(preview, 28)
 
 
@@ -267,7 +274,7 @@ def test_build_still_fails_on_a_bad_input(
         message = expected_error(root, lambda: load_rules("rules.yaml"), monkeypatch)
     else:
         edit(root / DANISH_PO, "jokeren %(joker)s point", "jokeren %(jokr)s point")
-        message = expected_error(root, lambda: render_all(Project.at(Path(".")), ["da"]), monkeypatch)
+        message = check_error(root, monkeypatch)  # the strict build refuses it in check's words
     out = tmp_path / "site"
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from pathlib import Path
 
 import yaml
-from babel.messages.catalog import Catalog
 from conftest import ROOT
 
 from generator import engine
@@ -19,7 +17,6 @@ from generator.i18n import (
     Language,
     discover_languages,
     english_card_name,
-    read_catalog,
 )
 from generator.model import CardValues, Reason, Rules
 from generator.rules import load_rules
@@ -99,18 +96,13 @@ def card_name(code: str, card_code: str) -> tuple[str, str]:
     """(the name the page must give a card, its English name), from the catalog itself."""
     english = english_card_name(parse_card(card_code))
     language = languages()[code]
-    if language.catalog_path is None:
+    if language.catalog is None:
         return english, english
-    message = read_catalog_cached(language.catalog_path).get(english, context=CARD_CONTEXT)
+    message = language.catalog.catalog.get(english, context=CARD_CONTEXT)
     assert message is not None and message.string and not message.fuzzy, (
-        f"{language.catalog_path}: no translation of card name {english!r}"
+        f"{language.catalog.shown}: no translation of card name {english!r}"
     )
     return str(message.string), english
-
-
-@functools.cache
-def read_catalog_cached(path: Path) -> Catalog:
-    return read_catalog(path)
 
 
 def glossary_term(code: str, concept: str) -> str:

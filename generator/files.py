@@ -1,0 +1,264 @@
+"""Files as untrusted input and as output that must never be half-written.
+
+Reading: every input is a regular file inside the project (a symlink may point
+elsewhere in the project, never outside it: a catalog symlinked to a secret would
+otherwise print its first line into a public CI log), of a bounded size, and its
+content is never echoed in an error about what kind of file it is.
+
+Writing: a file is replaced atomically (an unnamed temporary file, linked and renamed
+into place, so a kill leaves either the old file or the new one, keeping its mode);
+a folder is replaced by building its successor beside it and exchanging the two in
+one ``renameat2(RENAME_EXCHANGE)`` call where Linux offers it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from generator.errors import Location, RulesdocError, display_path
+
+KiB, MiB = 1024, 1024 * 1024
+# Documented limits (README, "Limits"): far above any real input, far below what hurts.
+MAX_RULES_BYTES = 1 * MiB
+MAX_CATALOG_BYTES = 4 * MiB
+MAX_TEMPLATE_BYTES = 1 * MiB
+MAX_CONFIG_BYTES = 256 * KiB  # glossaries, check.yaml
+MAX_SCORE_INPUT_BYTES = 64 * MiB  # `score` reads rounds one at a time; this bounds the wait
+
+
+def check_regular(path: Path, root: Path | None = None) -> os.stat_result:
+    """Refuse what is not a regular file, or a symlink out of ``root``; never read it to say so."""
+    where = Location(display_path(path))
+    try:
+        link = path.is_symlink()
+        info = path.stat()
+    except FileNotFoundError:
+        raise RulesdocError("file not found", where) from None
+    except OSError as error:
+        raise RulesdocError(f"cannot read: {error.strerror}", where) from None
+    if link and root is not None and not path.resolve().is_relative_to(root.resolve()):
+        raise RulesdocError("is a symlink to a file outside the project; refused", where)
+    if stat.S_ISDIR(info.st_mode):
+        raise RulesdocError("is a directory, not a file", where)
+    if not stat.S_ISREG(info.st_mode):
+        raise RulesdocError("is not a regular file (a device, FIFO or socket); refused", where)
+    return info
+
+
+def read_bytes(path: Path, limit: int, root: Path | None = None, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes."""
+    info = check_regular(path, root)
+    where = Location(display_path(path))
+    if info.st_size > limit:
+        raise RulesdocError(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", where)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise RulesdocError(f"cannot read: {error.strerror}", where) from None
+    if len(data) > limit:  # it grew while we looked
+        raise RulesdocError(f"{what} is over the limit of {limit:,} bytes", where)
+    return data
+
+
+def decode_utf8(data: bytes, path: str, what: str = "") -> str:
+    """UTF-8 text, or the one-line error naming the line of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise RulesdocError(
+            f"{what}not UTF-8 text ({error.reason}: byte 0x{data[error.start]:02x})", Location(path, line)
+        ) from None
+
+
+def read_text(path: Path, limit: int, root: Path | None = None, what: str = "file") -> str:
+    return decode_utf8(read_bytes(path, limit, root, what), display_path(path))
+
+
+# ---------------------------------------------------------------- atomic file writes
+
+
+def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data``: the old file or the new one, whole, whatever happens.
+
+    The mode is the old file's, or the umask's default for a new one (not mkstemp's 0600).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+    temporary = _link_unnamed(path, data, mode) if hasattr(os, "O_TMPFILE") else None
+    if temporary is None:
+        handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        temporary = Path(name)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.chmod(temporary, mode)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _link_unnamed(path: Path, data: bytes, mode: int) -> Path | None:
+    """Write into an unnamed file (``O_TMPFILE``): a kill while writing leaves nothing behind.
+
+    Only the instant between linking it under a temporary name and renaming it over
+    ``path`` has a name to leave; returns None where the file system cannot do this.
+    """
+    try:
+        handle = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(handle, "wb", closefd=False) as out:
+            out.write(data)
+        os.fchmod(handle, mode)
+        temporary = path.parent / f".{path.name}.{os.getpid()}.tmp"
+        temporary.unlink(missing_ok=True)
+        os.link(f"/proc/self/fd/{handle}", temporary, follow_symlinks=True)
+        return temporary
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+# ---------------------------------------------------------------- whole folders
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        function = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+def exchange(new: Path, old: Path) -> bool:
+    """Swap two paths in one step (Linux ``renameat2``); False where the system cannot."""
+    function = _renameat2()
+    if function is None:
+        return False
+    result = function(_AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(old), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(old))
+
+
+def replace_folder(staged: Path, target: Path) -> None:
+    """Put the finished folder ``staged`` where ``target`` is, then delete the old one.
+
+    A reader (or a kill) sees the old folder or the new one, whole: never a mix.
+    """
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise RulesdocError("is not a folder; refusing to replace it", Location(display_path(target)))
+    if not target.exists():
+        os.rename(staged, target)
+        return
+    if exchange(staged, target):
+        shutil.rmtree(staged, ignore_errors=True)  # staged now holds the old folder
+        return
+    # No atomic exchange: two renames, with the old folder kept aside until the new one is in place.
+    aside = target.with_name(f".{target.name}.old-{os.getpid()}")
+    os.rename(target, aside)
+    os.rename(staged, target)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def staging_folder(target: Path) -> Path:
+    """A fresh folder beside ``target`` (same file system, so the final rename is atomic)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(target)
+    return Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=target.parent))
+
+
+def remove_leftovers(target: Path) -> None:
+    """Staging folders of runs that were killed: nobody else can be using them (see :func:`locked`)."""
+    for stale in target.parent.glob(f".{target.name}.rulesdoc-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    for stale in target.parent.glob(f".{target.name}.old-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def locked(target: Path, on_wait: str = "") -> Iterator[None]:
+    """One writer of ``target`` at a time: a second one waits (saying so) until the first is done.
+
+    The lock is ``flock`` on a file beside the target, released by the kernel when its
+    holder exits however it exits, so a killed build never leaves a stale lock.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = target.parent / f".{target.name}.lock"
+    handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait:
+                print(on_wait, file=sys.stderr, flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
+
+
+class FolderLock:
+    """:func:`locked` for a lock held across calls (a build's start and end are two events)."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.handle: int | None = None
+
+    def acquire(self, on_wait: str = "") -> None:
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(self.target.parent / f".{self.target.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait:
+                print(on_wait, file=sys.stderr, flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        self.handle = handle
+
+    def release(self) -> None:
+        if self.handle is not None:
+            os.close(self.handle)
+            self.handle = None

@@ -1,0 +1,57 @@
+"""``rulesdoc check``: the translation and drift linter, as a registry of small checks.
+
+Shaped like Babel's ``checkers.py`` and translate-toolkit's pofilter: each check is a
+small function registered under its id (:func:`generator.lint.model.check`), reading
+only what :mod:`generator.lint.inputs` gathered (the same workspace and render the
+build uses: nothing is re-read or re-rendered). Catalog checks live in
+:mod:`~generator.lint.catalog`, message checks in :mod:`~generator.lint.messages`,
+page checks in :mod:`~generator.lint.pages`, output formats in :mod:`~generator.lint.report`.
+
+:func:`run` is what both ``check`` and the strict build call: the build refuses
+exactly the errors ``check`` reports, in the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
+from generator.lint.inputs import Subject, gather
+from generator.lint.model import REGISTRY, Report, Severity, Summary, run_check
+from generator.policy import Policy
+from generator.render import LanguageResult, Workspace
+
+__all__ = ["REGISTRY", "Report", "Severity", "check_workspace", "run"]
+
+
+def run(subjects: Sequence[Subject]) -> Report:
+    findings = []
+    summaries = []
+    with_pages = any(s.shared.pages_dir is not None for s in subjects)
+    for subject in subjects:
+        mine = [
+            f
+            for entry in REGISTRY
+            if with_pages or not entry.needs_pages_dir
+            for f in run_check(entry, subject)
+        ]
+        findings.extend(mine)
+        stats = subject.stats
+        errors = sum(f.severity is Severity.ERROR for f in mine)
+        warnings = len(mine) - errors
+        summaries.append(
+            Summary(subject.code, subject.language.name, stats.translated, stats.fuzzy, stats.untranslated,
+                    errors, warnings, subject.shown_path)
+        )  # fmt: skip
+    return Report(tuple(findings), tuple(summaries))
+
+
+def check_workspace(
+    workspace: Workspace,
+    policy: Policy,
+    codes: Sequence[str] = (),
+    pages_dir: Path | None = None,
+    results: Mapping[str, LanguageResult] | None = None,
+) -> Report:
+    return run(gather(workspace, policy, codes, pages_dir, results))

@@ -1,0 +1,178 @@
+"""Checks of a whole catalog: stale, completeness, plural forms, glossary coverage."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from generator import catalogs, plurals, po
+from generator.errors import display_path
+from generator.lint.inputs import GLOSSARY_NAME, Subject
+from generator.lint.model import Finding, Severity, check
+from generator.messages import Status
+from generator.po import Key, key_of
+
+UPDATE = "run `make update`"
+EXTRACT = "run `make extract`"
+
+
+@check("stale")
+def stale(subject: Subject) -> Iterator[Finding]:
+    """messages.pot is what extraction gives now; every catalog holds exactly the POT's messages."""
+    template = subject.shared.workspace.template
+    assert template is not None  # gather() refuses to start without one
+    if subject.is_source:
+        yield from _stale_template(subject)
+        return
+    pot = {key_of(m): m for m in template.messages()}
+    for key, source in pot.items():
+        entry = subject.language.catalog.catalog.get(*key) if subject.language.catalog else None
+        if entry is None:
+            yield subject.finding(
+                f"missing from the catalog (messages.pot line {source.lineno}): {UPDATE}", msgid=key[0]
+            )
+        elif bool(source.pluralizable) != bool(entry.pluralizable):
+            kind = "plural" if source.pluralizable else "singular"
+            yield subject.finding(f"the source message is now {kind}: {UPDATE}", entry)
+    for entry in subject.messages():
+        if key_of(entry) not in pot:
+            yield subject.finding(f"not in messages.pot (the source no longer has it): {UPDATE}", entry)
+    if subject.language.catalog is not None:
+        for entry in subject.language.catalog.catalog.obsolete.values():
+            yield subject.finding(
+                "obsolete entry (#~), kept in case the source brings it back",
+                entry,
+                severity=Severity.WARNING,
+                line=entry.lineno,
+            )
+
+
+def _stale_template(subject: Subject) -> Iterator[Finding]:
+    shared = subject.shared
+    template = shared.workspace.template
+    if shared.fresh is None or template is None:
+        return
+    fresh_bytes = po.to_bytes(shared.fresh)
+    committed = template.path.read_bytes()
+    if catalogs.same_messages(committed, fresh_bytes):
+        return
+    committed_keys = {key_of(m): m for m in template.messages()}
+    fresh_keys = {key_of(m): m for m in shared.fresh if m.id}
+    told = False
+    root = shared.workspace.project.root
+    for key, message in fresh_keys.items():
+        if key not in committed_keys:
+            told = True
+            source = message.locations[0] if message.locations else (None, None)
+            path = display_path(root / source[0]) if source[0] else None
+            yield subject.finding(
+                f"new source message missing from messages.pot and every catalog: {UPDATE}",
+                path=path, line=source[1], msgid=key[0],
+            )  # fmt: skip
+    for key, message in committed_keys.items():
+        if key not in fresh_keys:
+            told = True
+            yield subject.finding(
+                f"messages.pot keeps a message no template or rules.yaml has any more: {UPDATE}", message
+            )
+    if not told:  # same messages, other comments, source lines or plural forms
+        diff = difflib.unified_diff(
+            committed.decode("utf-8", "replace").splitlines(),
+            fresh_bytes.decode("utf-8", "replace").splitlines(),
+            subject.shown_path,
+            "fresh extraction",
+            lineterm="",
+        )
+        yield subject.finding(
+            f"messages.pot differs from a fresh extraction (comments, source lines or plurals): {EXTRACT}",
+            detail="\n".join(diff),
+        )
+
+
+@check("completeness")
+def completeness(subject: Subject) -> Iterator[Finding]:
+    """Untranslated and fuzzy messages: the page shows English (and the strict build refuses)."""
+    if subject.language.catalog is None:
+        return
+    counts = subject.stats
+    minimum = subject.shared.policy.threshold(subject.code)
+    severity = Severity.ERROR if counts.complete < minimum else Severity.WARNING
+    quota = f"{counts.translated}/{counts.total} translated, {float(minimum):.0%} required"
+    template = subject.shared.workspace.template
+    pot: set[Key] = {key_of(m) for m in template.messages()} if template else set()
+    asked = {miss.key: miss for miss in (subject.result.missed if subject.result else ())}
+    for entry in subject.messages():
+        key = key_of(entry)
+        verdict = subject.verdicts.get(key)
+        if key not in pot or verdict is None or verdict.problems:
+            continue  # obsolete (the stale check says so) or refused (its check says why)
+        used = asked.get(key)
+        where = f" (used at {used.where})" if used is not None and used.where is not None else ""
+        if verdict.status is Status.UNTRANSLATED:
+            texts = [t for t in (entry.string if isinstance(entry.string, (tuple, list)) else [entry.string])]
+            empty = [str(i) for i, text in enumerate(texts) if not text]
+            what = "untranslated" if len(empty) == len(texts) else f"plural form(s) {', '.join(empty)} empty"
+            yield subject.finding(
+                f"{what}: the page shows the English text{where} ({quota})", entry, severity=severity
+            )
+        elif verdict.status is Status.FUZZY:
+            yield subject.finding(
+                f"fuzzy: the English source changed and the translation awaits review (#| shows the old "
+                f"source); the page shows English until the fuzzy flag is removed{where} ({quota})",
+                entry,
+                severity=severity,
+            )
+
+
+@check("plural-forms")
+def plural_forms(subject: Subject) -> Iterator[Finding]:
+    """The header is usable and means what CLDR's rule means; every entry has the header's count."""
+    loaded = subject.language.catalog
+    if loaded is None:
+        return
+    where = loaded.header_location("Plural-Forms")
+    if loaded.plural_forms is None:
+        yield subject.finding(
+            f"{loaded.plural_error}; no plural message can be shown", path=where.path, line=where.line
+        )
+        return
+    reference = plurals.cldr(subject.language.locale)
+    if not plurals.same_meaning(loaded.plural_forms, reference):
+        yield subject.finding(
+            f"Plural-Forms {loaded.plural_forms.header!r} differs from CLDR's for {subject.language.locale}, "
+            f"{reference.header!r} ({plurals.describe(reference)}); pages follow this catalog's header. "
+            f"To switch: `rulesdoc catalog update --lang {subject.code} --plural-forms cldr`",
+            severity=Severity.WARNING,
+            path=where.path,
+            line=where.line,
+        )
+    for entry in subject.messages():
+        verdict = subject.verdicts.get(key_of(entry))
+        for problem in verdict.problems if verdict else ():
+            if problem.check == "plural-forms":
+                yield subject.finding(problem.text, entry)
+
+
+@check("terminology")
+def glossary_coverage(subject: Subject) -> Iterator[Finding]:
+    """Each language's glossary names a term for every concept, and no concept the project lacks."""
+    if subject.language.catalog is None:
+        return
+    path = subject.glossary_path
+    if subject.glossary is None:
+        yield subject.finding(
+            "no glossary for this language: terminology is not checked", severity=Severity.WARNING, path=path
+        )
+        return
+    for concept in subject.shared.concepts:
+        if not subject.glossary.get(concept):
+            yield subject.finding(
+                f"the glossary has no term for the concept {concept!r}", severity=Severity.WARNING, path=path
+            )
+    for concept in subject.glossary:
+        if concept not in subject.shared.concepts:
+            yield subject.finding(
+                f"concept {concept!r} is not in locales/{GLOSSARY_NAME}: it is never checked",
+                severity=Severity.WARNING,
+                path=path,
+            )

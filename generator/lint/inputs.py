@@ -1,0 +1,194 @@
+"""Everything the checks read, gathered once: the workspace the build uses, its render,
+a fresh extraction, the glossaries and the policy. No check reads a file itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from babel.messages.catalog import Catalog, Message
+
+from generator import catalogs, files
+from generator.errors import Location, RulesdocError, display_path
+from generator.i18n import SOURCE, CatalogStats, Language
+from generator.lint.model import Finding, Severity
+from generator.locales import SOURCE_LANGUAGE
+from generator.messages import Verdict
+from generator.po import Key, forms, ids, key_of
+from generator.policy import Policy
+from generator.render import LanguageResult, Workspace
+
+GLOSSARY_NAME = "glossary.yaml"
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every language's checks see."""
+
+    workspace: Workspace
+    policy: Policy
+    fresh: Catalog | None  # what extraction gives now (None: not asked for)
+    concepts: Mapping[str, tuple[str, ...]]  # locales/glossary.yaml: concept → English forms
+    pages_dir: Path | None
+    # Every language's usable texts per message, the source's being the msgid itself:
+    # what may (and may not) appear on each page.
+    texts: Mapping[str, Mapping[Key, tuple[str, ...]]] = field(default_factory=dict)
+
+    @property
+    def template_path(self) -> Path:
+        return self.workspace.project.pot
+
+
+@dataclass(frozen=True)
+class Subject:
+    """One language: everything its checks need."""
+
+    language: Language
+    shared: Shared
+    verdicts: Mapping[Key, Verdict]
+    result: LanguageResult | None
+    glossary: Mapping[str, tuple[str, ...]] | None = None
+    glossary_path: Path | None = None
+
+    @property
+    def code(self) -> str:
+        return self.language.code
+
+    @property
+    def is_source(self) -> bool:
+        return self.language.is_source
+
+    @property
+    def shown_path(self) -> str:
+        if self.language.catalog is not None:
+            return self.language.catalog.shown
+        return display_path(self.shared.template_path)
+
+    @property
+    def stats(self) -> CatalogStats:
+        return self.shared.workspace.stats(self.language)
+
+    def finding(
+        self,
+        message: str,
+        entry: Message | None = None,
+        *,
+        severity: Severity = Severity.ERROR,
+        path: Path | str | None = None,
+        line: int | None = None,
+        msgid: str = "",
+        detail: str = "",
+    ) -> Finding:
+        """A finding about this language; nothing the site does not publish is more than a warning."""
+        if not self.shared.policy.publishes(self.code):
+            severity = Severity.WARNING
+        shown = display_path(path) if isinstance(path, Path) else path or self.shown_path
+        if line is None and entry is not None and path is None:
+            line = entry.lineno  # Babel's: the entry's msgid line
+        return Finding(
+            severity=severity,
+            locale=self.code,
+            path=shown,
+            line=line,
+            msgid=msgid or (ids(entry)[0] if entry is not None else ""),
+            message=" ".join(message.split()),
+            detail=detail,
+        )
+
+    def messages(self) -> Iterator[Message]:
+        """The catalog's entries, header and obsolete ones left out."""
+        return self.language.catalog.messages() if self.language.catalog else iter(())
+
+    def usable_messages(self) -> Iterator[Message]:
+        """The translations the page uses: what content checks (terminology...) look at."""
+        for message in self.messages():
+            verdict = self.verdicts.get(key_of(message))
+            if verdict is not None and verdict.usable:
+                yield message
+
+
+def gather(
+    workspace: Workspace,
+    policy: Policy,
+    codes: Sequence[str] = (),
+    pages_dir: Path | None = None,
+    results: Mapping[str, LanguageResult] | None = None,
+    fresh: bool = True,
+) -> list[Subject]:
+    """The subjects to check: the source language and every chosen catalog, rendered once.
+
+    ``results``: a render the caller already made (the build's); otherwise one is made here.
+    """
+    root = workspace.project.root
+    if workspace.template is None:
+        raise RulesdocError(
+            "messages.pot not found: run `make extract`", Location(display_path(workspace.project.pot))
+        )
+    if pages_dir is not None and not pages_dir.is_dir():
+        raise RulesdocError("pages folder not found", Location(display_path(pages_dir)))
+    chosen = [SOURCE] + [language for language in workspace.languages if not language.is_source and (
+        not codes or language.code in codes)]  # fmt: skip
+    if results is None:
+        results = workspace.render(chosen)
+    locales = workspace.project.locales
+    concepts = read_glossary(locales / GLOSSARY_NAME, "English forms", root) or {}
+    shared = Shared(
+        workspace=workspace,
+        policy=policy,
+        fresh=catalogs.extract(root) if fresh else None,
+        concepts=concepts,
+        pages_dir=pages_dir,
+        texts=_texts(workspace),
+    )
+    subjects = []
+    for language in chosen:
+        glossary_path = locales / language.code / GLOSSARY_NAME
+        glossary = None if language.is_source else read_glossary(glossary_path, "accepted terms", root)
+        subjects.append(
+            Subject(language, shared, workspace.verdicts.get(language.code, {}), results.get(language.code),
+                    glossary, glossary_path)
+        )  # fmt: skip
+    return subjects
+
+
+def _texts(workspace: Workspace) -> dict[str, dict[Key, tuple[str, ...]]]:
+    texts: dict[str, dict[Key, tuple[str, ...]]] = {}
+    if workspace.template is not None:
+        texts[SOURCE_LANGUAGE] = {key_of(m): ids(m) for m in workspace.template.messages()}
+    for language in workspace.languages:
+        if language.catalog is None:
+            continue
+        verdicts = workspace.verdicts.get(language.code, {})
+        texts[language.code] = {
+            key_of(m): forms(m.string) for m in language.catalog.messages() if verdicts[key_of(m)].usable
+        }
+    return texts
+
+
+def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, tuple[str, ...]] | None:
+    """``concept: [form, ...]``; None when the file does not exist."""
+    if not path.is_file():
+        return None
+    where = Location(display_path(path))
+    try:
+        data = yaml.safe_load(files.read_text(path, files.MAX_CONFIG_BYTES, root))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise RulesdocError(
+            f"invalid glossary: {getattr(error, 'problem', error)}", Location(where.path, line)
+        ) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise RulesdocError(f"a glossary maps each concept to a list of {what}", where)
+    glossary: dict[str, tuple[str, ...]] = {}
+    for concept, found in data.items():
+        if isinstance(found, str):
+            found = [found]
+        if not isinstance(found, list) or not all(isinstance(f, str) and f.strip() for f in found):
+            raise RulesdocError(f"glossary concept {concept!r}: expected a list of {what}", where)
+        glossary[str(concept)] = tuple(f.strip() for f in found)
+    return glossary

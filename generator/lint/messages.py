@@ -1,0 +1,66 @@
+"""Checks of one message at a time: placeholders, markup, terminology.
+
+Placeholders and markup are the verdicts of :mod:`generator.messages`, the same the
+build uses to decide what a page may show: the linter only reports them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from babel.messages.catalog import Message
+
+from generator import placeholders as printf
+from generator.lint.inputs import Subject
+from generator.lint.model import Finding, check
+from generator.po import forms, ids, key_of
+
+
+def _problems(subject: Subject, kind: str) -> Iterator[Finding]:
+    for entry in subject.messages():
+        verdict = subject.verdicts.get(key_of(entry))
+        for problem in verdict.problems if verdict else ():
+            if problem.check == kind:
+                yield subject.finding(problem.text, entry)
+
+
+@check("placeholders")
+def placeholders(subject: Subject) -> Iterator[Finding]:
+    """Every form carries exactly the source's placeholders: a wrong one crashes, a lost one misprints."""
+    return _problems(subject, "placeholders")
+
+
+@check("markup")
+def markup(subject: Subject) -> Iterator[Finding]:
+    """Markup of a translation matches the source's (order may change); it may add no tag or attribute."""
+    return _problems(subject, "markup")
+
+
+@check("terminology", per_message=True)
+def terminology(subject: Subject, message: Message) -> Iterator[Finding]:
+    """A message whose source uses a glossary concept uses one of this language's terms for it."""
+    if subject.glossary is None:
+        return
+    source = " ".join(" ".join(printf.literal_runs(text)) for text in ids(message))
+    for concept, english in subject.shared.concepts.items():
+        terms = subject.glossary.get(concept)
+        if not terms or not any(whole_word(form, source) for form in english):
+            continue
+        for index, form in enumerate(forms(message.string)):
+            if not any(fold(term) in fold(form) for term in terms):
+                label = f"plural form {index}: " if message.pluralizable else ""
+                yield subject.finding(
+                    f"{label}the source speaks of {concept!r}, but the translation uses none of the "
+                    f"{subject.language.locale.english_name} glossary's terms for it ({', '.join(terms)})",
+                    message,
+                )
+
+
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+def whole_word(form: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(fold(form))}(?!\w)", fold(text)) is not None

@@ -1,0 +1,92 @@
+"""Report formats: text for people, JSON for tools, GitHub workflow annotations for CI."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+
+from generator.lint.model import Report, short
+
+
+def verdict(report: Report) -> str:
+    state = "passed" if not report.errors else "failed"
+    return f"check {state}: {report.errors} error(s), {report.warnings} warning(s)"
+
+
+def format_text(report: Report) -> str:
+    out: list[str] = []
+    for summary in report.summaries:
+        mine = [f for f in report.findings if f.locale == summary.code]
+        if not mine:
+            continue
+        out.append(f"{summary.code} ({summary.name}): {summary.path}")
+        for finding in mine:
+            out.append("  " + finding.line_text())
+            if finding.detail:
+                out.extend("    " + line for line in finding.detail.splitlines())
+        out.append("")
+    out += [table(report), "", verdict(report)]
+    return "\n".join(out)
+
+
+def table(report: Report) -> str:
+    head = ("language", "translated", "fuzzy", "untranslated", "errors", "warnings")
+    rows = [
+        (s.code, str(s.translated), str(s.fuzzy), str(s.untranslated), str(s.errors), str(s.warnings))
+        for s in report.summaries
+    ]
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    return "\n".join(
+        "  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)])
+        for row in [head, *rows]
+    )
+
+
+def format_json(report: Report) -> str:
+    findings = [dataclasses.asdict(f) | {"severity": f.severity.value} for f in report.findings]
+    return json.dumps(
+        {
+            "findings": findings,
+            "languages": [
+                {key: value for key, value in dataclasses.asdict(s).items() if key != "path"}
+                for s in report.summaries
+            ],
+            "errors": report.errors,
+            "warnings": report.warnings,
+        },
+        ensure_ascii=False,
+        indent=2,
+    )
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(report: Report) -> str:
+    """Workflow commands: each finding becomes an annotation on its file and line."""
+    out = []
+    for f in report.findings:
+        properties = [f"file={_escape_property(f.path)}"]
+        if f.line:
+            properties.append(f"line={f.line}")
+        properties.append(f"title={_escape_property(f'rulesdoc {f.check} ({f.locale})')}")
+        msgid = f"{short(f.msgid)!r}: " if f.msgid else ""
+        out.append(f"::{f.severity.value} {','.join(properties)}::{_escape_data(msgid + f.message)}")
+    for f in report.findings:
+        if f.detail:
+            out += [f"::group::{_escape_data(f.where)}", f.detail, "::endgroup::"]
+    out += [table(report), verdict(report)]
+    return "\n".join(out)
+
+
+FORMATS: dict[str, Callable[[Report], str]] = {
+    "text": format_text,
+    "json": format_json,
+    "github": format_github,
+}

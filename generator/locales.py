@@ -1,0 +1,134 @@
+"""Languages as CLDR knows them: codes, names, direction, numbers and lists.
+
+A language is named by the folder of its catalog, ``locales/<code>/``. Codes are
+accepted in POSIX or BCP 47 spelling (``zh_Hant``, ``zh-hant``, ``pt-BR``) and kept in
+one canonical form, Babel's (``zh_Hant``, ``pt_BR``), for folders; pages, ``lang``,
+``hreflang``, URLs and the switcher use the BCP 47 tag (``zh-Hant``). A code CLDR
+(Babel's data) does not know, or anything that is not a language code at all, is
+refused with the one-line error.
+
+Numbers follow CLDR for the locale, two things Babel 2.19 leaves out included:
+the locale's default numbering system (Persian digits for ``fa``, Bengali for ``bn``)
+and its minimum grouping digits (``pt_PT`` writes ``2500`` but ``12 500``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Literal
+
+from babel import Locale, UnknownLocaleError, localedata
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
+
+from generator.errors import Location, RulesdocError
+
+SOURCE_LANGUAGE = "en"
+ListStyle = Literal["standard", "or"]  # "2, 3 and 4" / "2, 3 or 4"
+# The pseudo-locale (generator/pseudo.py): XA is a private-use region CLDR has no data for,
+# so its catalog formats as English of the world.
+PSEUDO_CODE = "en-XA"
+PSEUDO_LOCALE = "en_001"
+_CODE = re.compile(
+    r"(?P<language>[A-Za-z]{2,3})(?:[-_](?P<script>[A-Za-z]{4}))?(?:[-_](?P<region>[A-Za-z]{2}|\d{3}))?"
+)
+
+
+def canonical(code: str, where: Location | None = None) -> str:
+    """``zh-hant`` → ``zh_Hant``, ``pt-br`` → ``pt_BR``; refuse junk and what CLDR lacks."""
+    match = _CODE.fullmatch(code)
+    if match is None:
+        shown = code if len(code) <= 30 else code[:27] + "..."
+        raise RulesdocError(
+            f"{shown!r} is not a language code: write a CLDR code such as fr, pt_BR or zh_Hant", where
+        )
+    parts = [match["language"].lower()]
+    if match["script"]:
+        parts.append(match["script"].title())
+    if match["region"]:
+        parts.append(match["region"].upper())
+    name = "_".join(parts)
+    if not localedata.exists(name):
+        raise RulesdocError(f"CLDR has no locale {name!r} (Babel knows no such language)", where)
+    return name
+
+
+def bcp47(code: str) -> str:
+    """The BCP 47 tag of a canonical code: ``zh_Hant`` → ``zh-Hant``."""
+    return code.replace("_", "-")
+
+
+def parse_locale(code: str, where: Location | None = None) -> Locale:
+    try:
+        return Locale.parse(canonical(code, where))
+    except (UnknownLocaleError, ValueError):
+        raise RulesdocError(f"unknown locale code {code!r}", where) from None
+
+
+def own_name(locale: Locale, fallback: str) -> str:
+    """The language's own name ("Dansk", "Português"): the switcher names languages, not regions."""
+    language = Locale(locale.language, script=locale.script)
+    name = language.get_display_name(language) or fallback
+    return name[:1].upper() + name[1:]
+
+
+def direction(locale: Locale) -> str:
+    """``"rtl"`` or ``"ltr"``, from CLDR's character order."""
+    return "rtl" if locale.character_order == "right-to-left" else "ltr"
+
+
+# CLDR 48's numbers/minimumGroupingDigits where it is not 1, for every locale Babel knows
+# (Babel 2.19 carries no such field). Read off ICU 78 by scripts/min_grouping.mjs.
+_MIN_GROUPING = {
+    **dict.fromkeys(
+        "be be_BY be_TARASK bg bg_BG es es_EA es_ES es_GQ es_IC es_PH et et_EE hu hu_HU hy hy_AM "
+        "ia ia_001 ie ie_EE it it_CH it_IT it_SM it_VA ka ka_GE lv lv_LV pl pl_PL pt_CH pt_CV pt_GQ "
+        "pt_GW pt_LU pt_MO pt_MZ pt_PT pt_ST pt_TL ru_UA sl sl_SI sq sq_AL sq_MK sq_XK".split(),
+        2,
+    ),
+    **dict.fromkeys("ee ee_GH ee_TG".split(), 3),
+}
+# The zero of each decimal numbering system some CLDR locale uses by default (the other
+# nine digits follow it in Unicode); Babel knows the systems' names and symbols, not digits.
+_ZERO = {
+    "arab": 0x0660, "arabext": 0x06F0, "beng": 0x09E6, "deva": 0x0966, "mymr": 0x1040, "tibt": 0x0F20,
+    "olck": 0x1C50, "cakm": 0x11136, "adlm": 0x1E950, "nkoo": 0x07C0, "mtei": 0xABF0, "hmnp": 0x1E140,
+}  # fmt: skip
+
+
+def minimum_grouping_digits(locale: Locale) -> int:
+    return _MIN_GROUPING.get(str(locale), 1)
+
+
+class Formatter:
+    """Numbers, percentages and lists in the conventions of one locale."""
+
+    def __init__(self, locale: Locale) -> None:
+        self.locale = locale
+        system = locale.default_numbering_system
+        self.system = system if system in _ZERO else "latn"
+        zero = _ZERO.get(self.system)
+        self._digits = {ord(str(d)): chr(zero + d) for d in range(10)} if zero else None
+        self._grouping_from = 10 ** (minimum_grouping_digits(locale) + 2)  # 2 → first group at 10 000
+
+    def _native(self, text: str) -> str:
+        return text.translate(self._digits) if self._digits else text
+
+    def number(self, value: int) -> str:
+        grouped = value >= self._grouping_from or value <= -self._grouping_from
+        return self._native(
+            format_decimal(value, locale=self.locale, group_separator=grouped, numbering_system=self.system)
+        )
+
+    def percent(self, value: Fraction, exact: bool = True) -> str:
+        """A share as a percentage: exact for rules ("12.5 %"), whole for statistics ("99 %")."""
+        text = format_percent(
+            float(value), locale=self.locale, decimal_quantization=not exact, numbering_system=self.system
+        )
+        return self._native(text)
+
+    def list(self, items: Sequence[str], style: ListStyle = "standard") -> str:
+        """``"2, 3 and 4"``; ``style="or"`` for alternatives: ``"2, 3 or 4"``."""
+        return format_list(list(items), style=style, locale=self.locale)

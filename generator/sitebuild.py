@@ -1,0 +1,211 @@
+"""The language builds, and the costs they share within one run.
+
+Every language is a full MkDocs build of its own (its own search index, 404 page and
+theme strings), but what does not depend on the language is done once per run, in
+memory, so nothing can go stale between runs:
+
+- **the theme's compiled templates**: the main build's Jinja environment is shared by
+  every language build (each language's theme strings are a partial of its own name in
+  it), so Material's 40 templates are compiled once, not once per language;
+- **the theme's files and assets**: the language builds list and copy none of them; the
+  main build put them at the site root, and a language's pages point there with
+  relative URLs (``../assets/...``) that work from disk and under any base path;
+- **the cores**: under ``mkdocs build`` the languages are built by worker processes
+  forked from the main build, which inherit its compiled templates.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import traceback
+from collections.abc import Collection
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort
+from mkdocs.structure.files import Files
+from mkdocs.theme import Theme
+from mkdocs.utils import templates
+
+from generator import theme
+from generator.errors import RulesdocError
+
+if TYPE_CHECKING:
+    from generator.site import Rendering
+
+
+@dataclass(frozen=True)
+class LanguageBuild:
+    """The language build in progress, and what the main build prepared for it."""
+
+    code: str
+    rendering: Rendering
+    config_file: str
+    site_dir: Path  # the main build's (staging) site folder
+    site_url: str | None
+    strict: bool
+    use_directory_urls: bool
+
+
+_current: ContextVar[LanguageBuild | None] = ContextVar("rulesdoc_language_build", default=None)
+
+
+def current() -> LanguageBuild | None:
+    return _current.get()
+
+
+@dataclass
+class _Shared:
+    """What the language builds of this run share: reset by every main build."""
+
+    env: jinja2.Environment | None = None
+    partials: dict[str, str] = field(default_factory=dict)
+    theme_files: frozenset[str] = frozenset()  # src URIs of the theme's files at the site root
+
+
+_shared = _Shared()
+
+
+# ---------------------------------------------------------------- the main build
+
+
+def configure_main(config: MkDocsConfig, rendering: Rendering) -> None:
+    """A new run: our theme overrides go before the theme's own templates; nothing is shared yet."""
+    _insert_overrides(config)
+    _shared.env = None
+    _shared.partials = rendering.partials()
+    _shared.theme_files = frozenset()
+
+
+def _insert_overrides(config: MkDocsConfig) -> None:
+    overrides = str(theme.overrides_dir())
+    if overrides not in config.theme.dirs:
+        config.theme.dirs.insert(1 if config.theme.custom_dir else 0, overrides)
+
+
+def note_theme_files(files: Files, config: MkDocsConfig) -> None:
+    """The theme's files the main build copies to the site root: the language builds point there."""
+    docs = os.path.abspath(config.docs_dir)
+    _shared.theme_files = frozenset(
+        f.src_uri
+        for f in files
+        if f.abs_src_path and not f.abs_src_path.startswith(docs + os.sep) and not f.generated_by
+    )
+
+
+class _SharedEnvironment(jinja2.Environment):
+    """The main build's theme environment, shared by the language builds of the run."""
+
+    def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
+        # MkDocs lists the theme's files to copy them: the language builds copy none (the main
+        # build put them at the site root), and skip walking Material's ten thousand icons.
+        return []
+
+
+def shared_environment(env: jinja2.Environment, config: MkDocsConfig) -> jinja2.Environment:
+    if _shared.env is not None:
+        return _shared.env
+    shared = _SharedEnvironment(
+        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), env.loader]),  # type: ignore[list-item]
+        auto_reload=False,
+        extensions=list(env.extensions),
+    )
+    shared.filters.update(env.filters)
+    shared.globals.update(env.globals)
+    shared.filters["url"] = _url
+    _shared.env = shared
+    return shared
+
+
+@jinja2.pass_context
+def _url(context: jinja2.runtime.Context, value: str) -> str:
+    """MkDocs' ``url`` filter; in a language build, theme files are the site root's."""
+    if current() is not None and value in _shared.theme_files:
+        value = "../" + value
+    return templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
+
+
+# ---------------------------------------------------------------- the language builds
+
+
+class _SharedTheme(Theme):
+    """The theme as a language build sees it: the run's shared environment, no files of its own."""
+
+    @classmethod
+    def wrap(cls, original: Theme) -> _SharedTheme:
+        shared = cls.__new__(cls)
+        shared.__dict__.update(original.__dict__)
+        return shared
+
+    def get_env(self) -> jinja2.Environment:
+        assert _shared.env is not None, "the main build creates the shared environment first"
+        return _shared.env
+
+
+def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
+    _insert_overrides(config)
+    config.theme = _SharedTheme.wrap(config.theme)
+
+
+def build_languages(config: MkDocsConfig, rendering: Rendering, parallel: bool) -> None:
+    """Build every language but the source into ``<site>/<tag>/``; raise the first failure."""
+    global _pending
+    codes = [site.language.code for site in list(rendering.sites.values())[1:]]
+    _pending = (rendering, config)
+    workers = min(len(codes), os.cpu_count() or 1)
+    try:
+        if parallel and workers > 1:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                problems = pool.map(_build_one, codes, chunksize=1)
+        else:
+            problems = [_build_one(code) for code in codes]
+    finally:
+        _pending = None
+    found = [problem for problem in problems if problem]
+    if found:
+        raise RulesdocError("; ".join(found))
+
+
+_pending: tuple[Rendering, MkDocsConfig] | None = None  # read by forked workers
+
+
+def _build_one(code: str) -> str | None:
+    """One language's build; returns what went wrong, as a line, or None."""
+    assert _pending is not None
+    rendering, main = _pending
+    site = rendering.sites[code]
+    job = LanguageBuild(
+        code=code,
+        rendering=rendering,
+        config_file=main.config_file_path,
+        site_dir=Path(main.site_dir),
+        site_url=main.site_url,
+        strict=bool(main.strict),
+        use_directory_urls=bool(main.use_directory_urls),
+    )
+    token = _current.set(job)
+    try:
+        sub = load_config(
+            job.config_file,
+            site_dir=str(job.site_dir / site.language.tag),
+            site_url=job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None,
+            strict=job.strict,
+            use_directory_urls=job.use_directory_urls,
+        )
+        build(sub)
+        return None
+    except (Abort, RulesdocError) as error:
+        return f"{site.language.tag}: {error}"
+    except Exception as error:  # a worker must report, never die silently
+        return (
+            f"{site.language.tag}: {type(error).__name__}: {error} ({traceback.format_exc(limit=-1).strip()})"
+        )
+    finally:
+        _current.reset(token)
