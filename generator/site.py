@@ -39,6 +39,7 @@ from mkdocs.utils.templates import TemplateContext
 from generator.errors import RulesdocError
 from generator.i18n import SOURCE_LANGUAGE, Language, Translator, discover_languages, select_languages
 from generator.render import Project, RenderedPage, Renderer
+from generator.schema import publish_schema
 from generator.view import site_name
 
 log = logging.getLogger("mkdocs.plugins.rulesdoc")
@@ -187,6 +188,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_post_build(self, config: MkDocsConfig) -> None:
         if _building.get() is not None or self.rendering is None:
             return  # a language build: only the main build orchestrates
+        publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
         rendering = self.rendering  # the language builds may share this plugin object
         for language in rendering.languages:
             if language.code == SOURCE_LANGUAGE:
