@@ -51,6 +51,18 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
     score.add_argument("file", nargs="?", default="-", help="input file, or - for standard input")
 
+    export = commands.add_parser(
+        "export",
+        help="write the rules bundle apps test against: rules.json, rules.schema.json, conformance.json",
+        description="The values of rules.yaml, its JSON Schema and conformance vectors (inputs with "
+        "the expected scores, winners and reasons), versioned. DIR is replaced as a whole, or left "
+        "as it was; a folder holding other files is refused.",
+    )
+    export.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    export.add_argument(
+        "--out", type=Path, default=Path("build/export"), metavar="DIR", help="folder (default: build/export)"
+    )
+
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
     steps.add_parser("extract", help="write locales/messages.pot from templates and rules.yaml")
@@ -189,6 +201,15 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     return EXIT_FINDINGS if report.errors else EXIT_OK
 
 
+def _export(args: argparse.Namespace, project: Project) -> int:
+    from generator import export  # the bundle's imports cost `render` nothing
+
+    rules = load_rules(project.rules)
+    for path in export.write_bundle(export.bundle(rules), args.out):
+        print(display_path(path))
+    return EXIT_OK
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
@@ -201,6 +222,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _score(args, project)
     if args.command == "catalog":
         return _catalog(args, root, project)
+    if args.command == "export":
+        return _export(args, project)
     raise AssertionError(args.command)
 
 
