@@ -17,6 +17,7 @@ from generator.rules import load_rules, parse_rounds, read_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
+REPORT_FORMATS = ("markdown", "json")  # generator.report.FORMATS, imported only by `report`
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,6 +63,22 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--out", type=Path, default=Path("build/export"), metavar="DIR", help="folder (default: build/export)"
     )
+
+    report = commands.add_parser(
+        "report",
+        help="what a rule change does, against a git revision: values, examples, targets, translations",
+        description="Values before and after, every worked example's scores, the target and cap per "
+        "player count, and per language the messages that become fuzzy or new once the catalogs are "
+        "updated. Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY, JSON for tools. "
+        "Nothing is written.",
+    )
+    report.add_argument(
+        "--base", required=True, metavar="REV", help="git revision to compare with, e.g. origin/main"
+    )
+    report.add_argument(
+        "--format", choices=REPORT_FORMATS, default="markdown", help="markdown (default) or json"
+    )
+    report.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
 
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
@@ -210,6 +227,14 @@ def _export(args: argparse.Namespace, project: Project) -> int:
     return EXIT_OK
 
 
+def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
+    from generator import report  # git, Babel's extraction: only for `report`
+
+    result = report.compare(root, project.rules, project.locales, args.base)
+    print(report.FORMATS[args.format](result), end="")
+    return EXIT_OK
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
@@ -224,6 +249,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _catalog(args, root, project)
     if args.command == "export":
         return _export(args, project)
+    if args.command == "report":
+        return _report(args, root, project)
     raise AssertionError(args.command)
 
 
