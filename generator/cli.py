@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import engine
+from generator import __version__, engine
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import select_languages
 from generator.render import Project, render_all, write_pages
@@ -18,6 +18,31 @@ from generator.rules import load_rules, parse_rounds, read_text
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
 REPORT_FORMATS = ("markdown", "json")  # generator.report.FORMATS, imported only by `report`
+# The top-level help: plain text (the module docstring above is reST, for the code's readers).
+DESCRIPTION = (
+    "rulesdoc: the rules of Rami from one spec (rules.yaml) and a real scoring engine, "
+    "as a multilingual help site, a scoring command and a bundle apps test against."
+)
+SCORE_INPUT = """\
+input: one round, a list of rounds, or a game, as YAML or JSON (a file, or - for stdin)
+
+  hands:                    # one hand per seat, seat 0 first
+    - cards: []             # the seat that went out holds nothing
+    - cards: [AH, JK, 5C]   # rank A 2-10 J Q K, then suit C D H S (any case); JK: joker
+      opened: false         # never opened (default: true)
+  went_out: 0               # the seat that went out; leave it out for a blocked round
+  hand_rummy: false         # went out in one turn (default: false)
+
+  [{hands: ...}, {hands: ...}]     a list of rounds, each scored on its own
+  {rounds: [{hands: ...}, ...]}    a game: totals, finished, winner, extra_round
+
+example:
+  $ echo '{hands: [{cards: []}, {cards: [AH, JK, 5C]}], went_out: 0}' | rulesdoc score --format text
+  Seat  Opened  Cards     Hand  Score  Rule
+     0  yes     -            0      0  went out
+     1  yes     AH JK 5C    36     36  cards in hand
+  (2 players, game target 100)
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,7 +52,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rulesdoc", description=__doc__)
+    parser = _Parser(prog="rulesdoc", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"rulesdoc {__version__}")
     parser.add_argument("--root", type=Path, default=Path("."), help="project folder (default: .)")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -48,8 +74,17 @@ def _parser() -> argparse.ArgumentParser:
         help="render missing translations in English, marked, instead of failing",
     )
 
-    score = commands.add_parser("score", help="score rounds or a game given as YAML or JSON")
+    score = commands.add_parser(
+        "score",
+        help="score rounds or a game given as YAML or JSON",
+        description="Score rounds or a game with the rules of rules.yaml.",
+        epilog=SCORE_INPUT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     score.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    score.add_argument(
+        "--format", choices=("json", "text"), default="json", help="output: json (default) or a text table"
+    )
     score.add_argument("file", nargs="?", default="-", help="input file, or - for standard input")
 
     export = commands.add_parser(
@@ -149,6 +184,11 @@ def _score(args: argparse.Namespace, project: Project) -> int:
             raise RulesdocError(error.message, rounds[error.round_number - 1][1]) from None
         except RulesdocError as error:
             raise RulesdocError(error.message, Location(name)) from None
+        if args.format == "text":
+            from generator.score_table import game_text
+
+            print(game_text([situation for situation, _ in rounds], game), end="")
+            return EXIT_OK
         output = {
             "rounds": [as_json(r) for r in game.rounds],
             "totals": list(game.totals),
@@ -158,8 +198,13 @@ def _score(args: argparse.Namespace, project: Project) -> int:
             "extra_round": game.extra_round,
         }
     else:
-        results = [as_json(scored(situation, where)) for situation, where in rounds]
-        output = results[0] if form == "round" else results
+        results = [scored(situation, where) for situation, where in rounds]
+        if args.format == "text":
+            from generator.score_table import rounds_text
+
+            print(rounds_text([situation for situation, _ in rounds], results), end="")
+            return EXIT_OK
+        output = as_json(results[0]) if form == "round" else [as_json(result) for result in results]
     print(json.dumps(output, ensure_ascii=False, indent=2))
     return EXIT_OK
 
@@ -235,10 +280,21 @@ def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
     return EXIT_OK
 
 
+def _require_project(args: argparse.Namespace, project: Project) -> None:
+    """Outside a project, say so, rather than "rules.yaml: file not found"."""
+    if getattr(args, "rules", None) is None and not project.rules.exists():
+        raise RulesdocError(
+            "not found: rulesdoc works in a project folder (one with rules.yaml); "
+            "run it there or point at one with --root DIR",
+            Location(display_path(project.rules)),
+        )
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
     project = Project.at(root, getattr(args, "rules", None))
+    _require_project(args, project)
     if args.command == "render":
         return _render(args, project)
     if args.command == "check":

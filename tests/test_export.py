@@ -298,3 +298,14 @@ def test_export_of_bad_rules_is_one_line_and_writes_nothing(tmp_path: Path) -> N
     assert result.returncode == 2
     assert result.stderr == "rulesdoc: error: rules.yaml:17: card_values.joker must be positive, not 0\n"
     assert not (tmp_path / "out").exists()
+
+
+def test_the_readmes_vector_is_a_real_one() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme[readme.index("## The export bundle") :]
+    start = section.index("```json") + len("```json")
+    shown = json.loads(section[start : section.index("```", start)])
+    real = VECTORS[shown["id"]]
+    for key in ("kind", "input", "expected"):
+        assert shown[key] == real[key], key
+    assert real["description"].startswith(shown["description"].removesuffix(" ..."))
