@@ -219,9 +219,12 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     from generator.catalogs import catalog_codes, extract
     from generator.i18n import catalog_path, read_catalog
 
+    codes = catalog_codes(locales)
+    if not codes:
+        return ()  # a project in one language: nothing to extract for
     template = extract(root)
     languages = []
-    for code in catalog_codes(locales):
+    for code in codes:
         path = catalog_path(locales, code)
         updated = read_catalog(path)  # a fresh copy in memory: the file is never written
         updated.update(template, update_header_comment=False)

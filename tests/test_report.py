@@ -195,3 +195,16 @@ def test_outside_a_git_repository_is_one_line(tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("rulesdoc: error: .: report compares with a git revision, but git says: ")
     assert "not a git repository" in done.stderr
+
+
+def test_a_project_without_catalogs_reports_the_rules_alone(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(ROOT / "rules.yaml", project / "rules.yaml")
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "rules only")
+    done = report(project, "--base", "HEAD")
+    assert done.returncode == 0, done.stderr
+    assert "No value changed." in done.stdout
+    assert done.stdout.endswith("### Translations\n\nNo catalogs.\n")
