@@ -36,7 +36,6 @@ from generator.schema import SCHEMA_FILE, schema_text
 FORMAT_VERSION = 1  # raised on any change an app's reader would have to follow
 RULES_FILE = "rules.json"
 CONFORMANCE_FILE = "conformance.json"
-BUNDLE_FILES = (RULES_FILE, SCHEMA_FILE, CONFORMANCE_FILE)
 
 
 # ---------------------------------------------------------------- the rules as data
