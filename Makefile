@@ -12,7 +12,7 @@ APT_PACKAGES := chromium fonts-lohit-deva
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser-deps site serve test check lint extract update compile bench clean
+.PHONY: setup browser-deps site serve test check lint export extract update compile bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ test: $(STAMP) browser-deps
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 	$(PY) -m generator check
+
+# The bundle apps test against, and the schema rules.yaml names for editors: build/export/.
+export: $(STAMP)
+	$(PY) -m generator export
 
 extract: $(STAMP)
 	$(PY) -m generator catalog extract

@@ -84,7 +84,8 @@ ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank i
 
 def parse_card(text: str) -> Card:
     """Parse ``AH``, ``10s``, ``qd`` or ``JK`` (case-insensitive)."""
-    code = text.strip().upper()
+    # ASCII only: str.upper() would turn the long s "ſ" into "S" and accept "Aſ" as the ace of spades.
+    code = text.strip().upper() if text.isascii() else ""
     if code == JOKER_CODE:
         return JOKER
     rank_text, suit_text = code[:-1], code[-1:]

@@ -9,13 +9,39 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import engine
+from generator import __version__, engine
 from generator.errors import Location, RulesdocError, display_path
 from generator.render import Project
 from generator.rules import load_rules, parse_rounds, read_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
+REPORT_FORMATS = ("markdown", "json")  # generator.report.FORMATS, imported only by `report`
+# The top-level help: plain text (the module docstring above is reST, for the code's readers).
+DESCRIPTION = (
+    "rulesdoc: the rules of Rami from one spec (rules.yaml) and a real scoring engine, "
+    "as a multilingual help site, a scoring command and a bundle apps test against."
+)
+SCORE_INPUT = """\
+input: one round, a list of rounds, or a game, as YAML or JSON (a file, or - for stdin)
+
+  hands:                    # one hand per seat, seat 0 first
+    - cards: []             # the seat that went out holds nothing
+    - cards: [AH, JK, 5C]   # rank A 2-10 J Q K, then suit C D H S (any case); JK: joker
+      opened: false         # never opened (default: true)
+  went_out: 0               # the seat that went out; leave it out for a blocked round
+  hand_rummy: false         # went out in one turn (default: false)
+
+  [{hands: ...}, {hands: ...}]     a list of rounds, each scored on its own
+  {rounds: [{hands: ...}, ...]}    a game: totals, finished, winner, extra_round
+
+example:
+  $ echo '{hands: [{cards: []}, {cards: [AH, JK, 5C]}], went_out: 0}' | rulesdoc score --format text
+  Seat  Opened  Cards     Hand  Score  Rule
+     0  yes     -            0      0  went out
+     1  yes     AH JK 5C    36     36  cards in hand
+  (2 players, game target 100)
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,7 +51,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rulesdoc", description=__doc__)
+    parser = _Parser(prog="rulesdoc", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"rulesdoc {__version__}")
     parser.add_argument("--root", type=Path, default=Path("."), help="project folder (default: .)")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -46,9 +73,46 @@ def _parser() -> argparse.ArgumentParser:
         help="render missing translations in English, marked, instead of failing",
     )
 
-    score = commands.add_parser("score", help="score rounds or a game given as YAML or JSON")
+    score = commands.add_parser(
+        "score",
+        help="score rounds or a game given as YAML or JSON",
+        description="Score rounds or a game with the rules of rules.yaml.",
+        epilog=SCORE_INPUT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     score.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    score.add_argument(
+        "--format", choices=("json", "text"), default="json", help="output: json (default) or a text table"
+    )
     score.add_argument("file", nargs="?", default="-", help="input file, or - for standard input")
+
+    export = commands.add_parser(
+        "export",
+        help="write the rules bundle apps test against: rules.json, rules.schema.json, conformance.json",
+        description="The values of rules.yaml, its JSON Schema and conformance vectors (inputs with "
+        "the expected scores, winners and reasons), versioned. DIR is replaced as a whole, or left "
+        "as it was; a folder holding other files is refused.",
+    )
+    export.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    export.add_argument(
+        "--out", type=Path, default=Path("build/export"), metavar="DIR", help="folder (default: build/export)"
+    )
+
+    report = commands.add_parser(
+        "report",
+        help="what a rule change does, against a git revision: values, examples, targets, translations",
+        description="Values before and after, every worked example's scores, the target and cap per "
+        "player count, and per language the messages that become fuzzy or new once the catalogs are "
+        "updated. Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY, JSON for tools. "
+        "Nothing is written.",
+    )
+    report.add_argument(
+        "--base", required=True, metavar="REV", help="git revision to compare with, e.g. origin/main"
+    )
+    report.add_argument(
+        "--format", choices=REPORT_FORMATS, default="markdown", help="markdown (default) or json"
+    )
+    report.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
 
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
@@ -133,6 +197,11 @@ def _score(args: argparse.Namespace, project: Project) -> int:
             raise RulesdocError(error.message, rounds[error.round_number - 1][1]) from None
         except RulesdocError as error:
             raise RulesdocError(error.message, Location(name)) from None
+        if args.format == "text":
+            from generator.score_table import game_text
+
+            print(game_text([situation for situation, _ in rounds], game), end="")
+            return EXIT_OK
         output = {
             "rounds": [as_json(r) for r in game.rounds],
             "totals": list(game.totals),
@@ -142,8 +211,13 @@ def _score(args: argparse.Namespace, project: Project) -> int:
             "extra_round": game.extra_round,
         }
     else:
-        results = [as_json(scored(situation, where)) for situation, where in rounds]
-        output = results[0] if form == "round" else results
+        results = [scored(situation, where) for situation, where in rounds]
+        if args.format == "text":
+            from generator.score_table import rounds_text
+
+            print(rounds_text([situation for situation, _ in rounds], results), end="")
+            return EXIT_OK
+        output = as_json(results[0]) if form == "round" else [as_json(result) for result in results]
     print(json.dumps(output, ensure_ascii=False, indent=2))
     return EXIT_OK
 
@@ -207,10 +281,38 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     return EXIT_FINDINGS if report.errors else EXIT_OK
 
 
+def _export(args: argparse.Namespace, project: Project) -> int:
+    from generator import export  # the bundle's imports cost `render` nothing
+
+    rules = load_rules(project.rules)
+    for path in export.write_bundle(export.bundle(rules), args.out):
+        print(display_path(path))
+    return EXIT_OK
+
+
+def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
+    from generator import report  # git, Babel's extraction: only for `report`
+
+    result = report.compare(root, project.rules, project.locales, args.base)
+    print(report.FORMATS[args.format](result), end="")
+    return EXIT_OK
+
+
+def _require_project(args: argparse.Namespace, project: Project) -> None:
+    """Outside a project, say so, rather than "rules.yaml: file not found"."""
+    if getattr(args, "rules", None) is None and not project.rules.exists():
+        raise RulesdocError(
+            "not found: rulesdoc works in a project folder (one with rules.yaml); "
+            "run it there or point at one with --root DIR",
+            Location(display_path(project.rules)),
+        )
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     root: Path = args.root
     project = Project.at(root, getattr(args, "rules", None))
+    _require_project(args, project)
     if args.command == "render":
         return _render(args, project)
     if args.command == "check":
@@ -219,6 +321,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _score(args, project)
     if args.command == "catalog":
         return _catalog(args, root, project)
+    if args.command == "export":
+        return _export(args, project)
+    if args.command == "report":
+        return _report(args, root, project)
     raise AssertionError(args.command)
 
 

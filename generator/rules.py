@@ -29,6 +29,9 @@ T = TypeVar("T")
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
+# No Rami score comes near this; the bound keeps values exact in every app's number type
+# (a JavaScript number, a 32-bit int) and is stated in the JSON Schema (generator/schema.py).
+MAX_VALUE = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,8 @@ def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
     if value < minimum:
         bound = "positive" if minimum == 1 else f"at least {minimum}"
         raise source.error(node, f"{what} must be {bound}, not {value}")
+    if value > MAX_VALUE:
+        raise source.error(node, f"{what}: {value} is too large; at most {MAX_VALUE}")
     return value
 
 

@@ -46,6 +46,7 @@ from generator import files, sitebuild, theme
 from generator.errors import RulesdocError, display_path
 from generator.i18n import THEME_CONTEXT, Language, Translator
 from generator.render import LanguageResult, Project, Workspace, failures
+from generator.schema import publish_schema
 
 log = logging.getLogger("mkdocs.plugins.rulesdoc")
 # Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
@@ -236,6 +237,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if sitebuild.current() is not None or self.rendering is None:
             return  # a language build: only the main build orchestrates
+        publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
         try:
             sitebuild.build_languages(config, self.rendering, parallel=not self.serving)
         except RulesdocError as error:

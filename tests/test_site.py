@@ -130,3 +130,10 @@ def test_a_seventh_language_needs_no_code_change(tmp_path: Path) -> None:
     english = (out / "scoring.html").read_text("utf-8")
     assert 'href="fr/scoring.html" hreflang="fr" class="md-select__link"' in english
     assert "Français" in english
+
+
+def test_the_rules_schema_is_published_once_at_the_site_root(site: Path) -> None:
+    from generator.schema import schema_text
+
+    assert (site / "rules.schema.json").read_text("utf-8") == schema_text()
+    assert not (site / "da" / "rules.schema.json").exists()  # one schema for every language

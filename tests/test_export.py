@@ -1,0 +1,311 @@
+"""The export bundle: rules.json, rules.schema.json and conformance.json (generator/export.py).
+
+The conformance vectors are proven right twice: by the engine (here), and by an independent
+scorer written from the rules as the README states them (tests/test_conformance.py). Expected values in the other tests are worked out by hand from rules.yaml's standard values:
+joker 20, ace 11, faces 10; surcharge 25, cap 100, cap_target_fraction 0.5; hand rummy 200;
+target 100 x (players - 1), so the never-opened cap is 50 with two players (the target share),
+100 with three (both caps equal: the fixed one is named) and 100 with four to six (fixed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_conformance import independent
+
+from generator import export
+from generator.errors import RulesdocError
+from generator.rules import load_rules, parse_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = load_rules(ROOT / "rules.yaml")
+BUNDLE = export.bundle(RULES)
+CONFORMANCE = json.loads(BUNDLE["conformance.json"])
+VECTORS = {vector["id"]: vector for vector in CONFORMANCE["vectors"]}
+
+
+# ---------------------------------------------------------------- the vectors, proven twice
+
+
+@pytest.mark.parametrize("vector_id", list(VECTORS))
+def test_the_engine_through_the_score_input_agrees_with_every_vector(vector_id: str) -> None:
+    """Each input read as `rulesdoc score` reads it, then scored by the engine."""
+    from generator import engine
+    from generator.rules import parse_rounds
+
+    vector = VECTORS[vector_id]
+    try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others
+        rounds = [situation for situation, _ in parse_rounds(json.dumps(vector["input"]), "vector")[0]]
+        if vector["kind"] == "game":
+            result = export.game_expected(engine.score_game(RULES, tuple(rounds)))
+        else:
+            result = export.round_expected(engine.score_round(RULES, rounds[0]))
+    except RulesdocError:
+        assert "error" in vector["expected"]
+        return
+    assert result == vector["expected"]
+
+
+def test_the_score_command_prints_the_vectors_results(tmp_path: Path) -> None:
+    vector = VECTORS["example/ace-joker-five"]
+    (tmp_path / "round.json").write_text(json.dumps(vector["input"]), "utf-8")
+    printed = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(ROOT), "score", str(tmp_path / "round.json")],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    expected = {key: value for key, value in vector["expected"].items() if key != "hand_values"}
+    assert json.loads(printed) == expected
+
+
+# ---------------------------------------------------------------- coverage, by hand
+
+
+def test_the_worked_examples_come_first_with_their_titles() -> None:
+    examples = CONFORMANCE["vectors"][:4]
+    assert [v["id"] for v in examples] == [
+        "example/ace-joker-five",
+        "example/two-players-never-opened",
+        "example/four-players-one-never-opened",
+        "example/hand-rummy-three-players",
+    ]
+    assert examples[0]["description"] == "An ace, a joker and a five are left"
+    assert examples[0]["expected"]["scores"] == [0, 36]  # 11 + 20 + 5
+    assert examples[1]["expected"]["scores"] == [0, 50]  # 49 + 25 = 74, capped at 50 (2 players)
+    assert examples[2]["expected"]["scores"] == [0, 7, 100, 31]  # 84 + 25 = 109, capped at 100
+    assert examples[3]["expected"]["scores"] == [0, 200, 200]
+
+
+def test_every_rule_and_refusal_is_covered() -> None:
+    reasons = {
+        reason
+        for vector in CONFORMANCE["vectors"]
+        for result in (
+            [vector["expected"]] if vector["kind"] == "round" else vector["expected"].get("rounds", [])
+        )
+        for reason in result.get("reasons", [])
+    }
+    assert reasons == {"winner", "hand_value", "never_opened", "capped_fixed", "capped_target_share",
+                       "hand_rummy", "blocked_winner"}  # fmt: skip
+    errors = {vector["expected"].get("error") for vector in CONFORMANCE["vectors"]} - {None}
+    assert errors == set(export.ERRORS) == set(CONFORMANCE["errors"])
+    assert CONFORMANCE["uncovered"] == []
+
+
+@pytest.mark.parametrize(
+    ("players", "cap", "capped"),
+    [(2, 50, "capped_target_share"), (3, 100, "capped_fixed"), (4, 100, "capped_fixed"),
+     (5, 100, "capped_fixed"), (6, 100, "capped_fixed")],
+)  # fmt: skip
+def test_both_sides_of_the_cap_at_every_player_count(players: int, cap: int, capped: str) -> None:
+    prefix = f"round/{players}-players/never-opened"
+    for name, charged, score, reason in (
+        ("below-cap", cap - 1, cap - 1, "never_opened"),
+        ("at-cap", cap, cap, "never_opened"),  # not above the cap: no cap applies
+        ("above-cap", cap + 1, cap, capped),
+    ):
+        expected = VECTORS[f"{prefix}/{name}"]["expected"]
+        assert expected["hand_values"][1] == charged - 25
+        assert (expected["scores"][1], expected["reasons"][1]) == (score, reason), name
+    assert "both caps are 100" in VECTORS["round/3-players/never-opened/above-cap"]["description"]
+
+
+def test_blocked_rounds_and_their_ties() -> None:
+    tie = VECTORS["round/4-players/blocked/tie"]["expected"]
+    assert tie["hand_values"] == [5, 5, 9, 10]
+    assert (tie["winners"], tie["scores"]) == ([0, 1], [0, 0, 9, 10])
+    all_tied = VECTORS["round/3-players/blocked/all-tied"]["expected"]
+    assert (all_tied["winners"], all_tied["scores"]) == ([0, 1, 2], [0, 0, 0])
+    # Never opened, raw 4 against 5: the surcharge does not count for the lowest hand.
+    lowest = VECTORS["round/2-players/blocked/never-opened-lowest"]["expected"]
+    assert (lowest["winners"], lowest["scores"]) == ([0], [0, 5])
+    # Seat 0 lost a blocked round without opening: 9 + 25.
+    assert VECTORS["round/2-players/blocked/lowest-wins"]["expected"]["scores"] == [34, 0]
+
+
+def test_two_decks_limits() -> None:
+    assert VECTORS["round/two-decks/two-copies-in-a-hand"]["expected"]["scores"] == [0, 20]
+    assert VECTORS["round/two-decks/four-jokers"]["expected"]["scores"] == [0, 80]
+    assert VECTORS["round/invalid/three-copies"]["expected"] == {"error": "copies"}
+    assert VECTORS["round/invalid/five-jokers"]["expected"] == {"error": "jokers"}
+
+
+def test_the_games_end_and_their_extra_round() -> None:
+    exactly = VECTORS["game/2-players/reaches-target-exactly"]["expected"]
+    assert (exactly["totals"], exactly["finished"], exactly["winner"]) == ([0, 100], True, 0)
+    short = VECTORS["game/2-players/not-reached"]["expected"]
+    assert (short["totals"], short["finished"], short["winner"], short["extra_round"]) == (
+        [0, 99],
+        False,
+        None,
+        False,
+    )
+    tie = VECTORS["game/3-players/extra-round"]["expected"]
+    assert (tie["totals"], tie["finished"], tie["extra_round"], tie["winner"]) == (
+        [2, 200, 2],
+        False,
+        True,
+        None,
+    )
+    played = VECTORS["game/3-players/extra-round-played"]["expected"]
+    assert (played["totals"], played["winner"], played["extra_round"]) == ([2, 202, 5], 0, False)
+    again = VECTORS["game/3-players/extra-round-tied-again"]["expected"]
+    assert (again["totals"], again["extra_round"]) == ([2, 209, 2], True)
+    assert VECTORS["game/invalid/round-after-end"]["expected"] == {"error": "round_after_end"}
+    assert VECTORS["game/2-players/hand-rummy"]["expected"]["totals"] == [0, 200]
+
+
+# ---------------------------------------------------------------- rules.json and the schema
+
+
+def test_rules_json_holds_the_values_and_the_table_per_player_count() -> None:
+    document = json.loads(BUNDLE["rules.json"])
+    assert (document["format"], document["version"]) == ("rulesdoc-rules", 1)
+    assert document["rules"]["card_values"] == {"joker": 20, "ace": 11, "face": 10}
+    assert document["rules"]["never_opened"]["cap_target_fraction"] == 0.5
+    assert document["rules"]["examples"][0]["situation"]["hands"][1] == {
+        "cards": ["AH", "JK", "5C"],
+        "opened": True,
+    }
+    assert [(row["players"], row["target"], row["never_opened_cap"], row["never_opened_cap_rule"])
+            for row in document["player_counts"]] == [
+        (2, 100, 50, "capped_target_share"), (3, 200, 100, "capped_fixed"), (4, 300, 100, "capped_fixed"),
+        (5, 400, 100, "capped_fixed"), (6, 500, 100, "capped_fixed"),
+    ]  # fmt: skip
+
+
+def test_the_bundles_rules_validate_against_its_schema() -> None:
+    schema = json.loads(BUNDLE["rules.schema.json"])
+    jsonschema.validate(json.loads(BUNDLE["rules.json"])["rules"], schema)
+    jsonschema.validate(CONFORMANCE["rules"], schema)
+    assert (CONFORMANCE["format"], CONFORMANCE["version"]) == ("rulesdoc-conformance", 1)
+
+
+def test_the_same_rules_give_the_same_bytes() -> None:
+    assert export.bundle(load_rules(ROOT / "rules.yaml")) == BUNDLE
+
+
+rule_values = st.fixed_dictionaries(
+    {
+        "min": st.integers(2, 8),
+        "span": st.integers(0, 6),
+        "joker": st.integers(1, 60),
+        "ace": st.integers(1, 30),
+        "face": st.integers(1, 30),
+        "penalty": st.integers(1, 500),
+        "surcharge": st.integers(1, 200),
+        "cap": st.integers(1, 400),
+        "fraction": st.sampled_from(["0.001", "0.1", "0.29", "1/3", "0.5", "0.7", "1"]),
+        "per_opponent": st.sampled_from([1, 2, 3, 7, 50, 100, 333, 10**9]),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule_values)
+def test_any_rules_give_vectors_both_scorers_agree_on(values: dict[str, Any]) -> None:
+    """Odd values never break the export: a vector no hand can reach is listed as uncovered."""
+    fraction = "0.333" if values["fraction"] == "1/3" else values["fraction"]
+    text = f"""players: {{min: {values["min"]}, max: {min(8, values["min"] + values["span"])}}}
+card_values: {{joker: {values["joker"]}, ace: {values["ace"]}, face: {values["face"]}}}
+melds: {{ace_low: 1}}
+hand_rummy: {{penalty: {values["penalty"]}}}
+never_opened: {{surcharge: {values["surcharge"]}, cap: {values["cap"]}, cap_target_fraction: {fraction}}}
+target: {{per_opponent: {values["per_opponent"]}}}
+"""
+    document = json.loads(export.bundle(parse_rules(text))["conformance.json"])
+    assert document["vectors"]
+    for vector in document["vectors"]:
+        assert independent(document["rules"], vector) == vector["expected"], vector["id"]
+    planned = {plan.id for plan in export.planned_vectors(parse_rules(text))}
+    assert {v["id"] for v in document["vectors"]} | {u["id"] for u in document["uncovered"]} == planned
+
+
+# ---------------------------------------------------------------- writing the bundle
+
+
+def test_write_bundle_replaces_the_folder_as_a_whole(tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    written = export.write_bundle(BUNDLE, out)
+    assert [path.name for path in written] == ["rules.json", "rules.schema.json", "conformance.json"]
+    assert {p.name: p.read_text("utf-8") for p in out.iterdir()} == BUNDLE
+    assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~current_umask())  # not mkdtemp's 0700
+    export.write_bundle({**BUNDLE, "rules.json": "{}\n"}, out)
+    assert (out / "rules.json").read_text("utf-8") == "{}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]  # no staging folder left
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_a_folder_with_other_files_is_refused_untouched(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", "utf-8")
+    with pytest.raises(RulesdocError, match="holds 'notes.txt', which is not part of the bundle"):
+        export.write_bundle(BUNDLE, tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_a_failed_write_leaves_the_old_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "export"
+    export.write_bundle(BUNDLE, out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = Path.write_text
+
+    def fail_on_the_third(self: Path, *args: Any, **kwargs: Any) -> int:
+        if self.name == "conformance.json":
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", fail_on_the_third)
+    with pytest.raises(RulesdocError, match="cannot write the bundle: No space left on device"):
+        export.write_bundle(BUNDLE, out)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_export_command_twice_gives_identical_files(tmp_path: Path) -> None:
+    first = run("--root", str(ROOT), "export", "--out", str(tmp_path / "a"), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines() == ["a/rules.json", "a/rules.schema.json", "a/conformance.json"]
+    assert run("--root", str(ROOT), "export", "--out", "b", cwd=tmp_path).returncode == 0
+    for name in BUNDLE:
+        assert (
+            (tmp_path / "a" / name).read_bytes()
+            == (tmp_path / "b" / name).read_bytes()
+            == BUNDLE[name].encode()
+        )
+
+
+def test_export_of_bad_rules_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.yaml"
+    bad.write_text((ROOT / "rules.yaml").read_text("utf-8").replace("joker: 20", "joker: 0"), "utf-8")
+    result = run("export", "--rules", "rules.yaml", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "rulesdoc: error: rules.yaml:17: card_values.joker must be positive, not 0\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_readmes_vector_is_a_real_one() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme[readme.index("## The export bundle") :]
+    start = section.index("```json") + len("```json")
+    shown = json.loads(section[start : section.index("```", start)])
+    real = VECTORS[shown["id"]]
+    for key in ("kind", "input", "expected"):
+        assert shown[key] == real[key], key
+    assert real["description"].startswith(shown["description"].removesuffix(" ..."))

@@ -1,0 +1,210 @@
+"""`rulesdoc report --base REV` on a temporary git repository with two commits.
+
+The first commit is the project as it is; the second raises the joker from 20 to 25 and adds
+a worked example (a blocked round). Expected values by hand, with the standard values:
+joker 20 → 25; never-opened cap 50 with two players, 100 with three or more.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NEW_EXAMPLE = """
+  - id: blocked-round
+    title: The draw pile ran out
+    situation:
+      hands:
+        - cards: [2C, 3D]
+        - cards: [4H]
+        - cards: [KS, QS]
+          opened: false
+"""
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@t",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@t",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def copy_project(destination: Path) -> Path:
+    destination.mkdir()
+    for name in ("rules.yaml", "babel.cfg", "mkdocs.yml"):  # mkdocs.yml: the theme's strings
+        shutil.copy(ROOT / name, destination / name)
+    for name in ("templates", "locales"):
+        shutil.copytree(ROOT / name, destination / name, ignore=shutil.ignore_patterns("*.mo"))
+    return destination
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """Two commits: the project, then joker 25 and a new example."""
+    project = copy_project(tmp_path / "project")
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "the rules as they are")
+    rules = project / "rules.yaml"
+    rules.write_text(rules.read_text("utf-8").replace("joker: 20", "joker: 25") + NEW_EXAMPLE, "utf-8")
+    git(project, "commit", "-q", "-am", "a dearer joker, and a blocked round as an example")
+    return project
+
+
+def report(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(repo), "report", *args],
+        cwd=repo, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_json_report_of_a_value_change_and_a_new_example(repo: Path) -> None:
+    before = snapshot(repo)
+    done = report(repo, "--base", "HEAD~1", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert snapshot(repo) == before  # nothing written, not even in .git
+    data: dict[str, Any] = json.loads(done.stdout)
+    assert data["base"] == "HEAD~1"
+    assert data["commit"] == git(repo, "rev-parse", "HEAD~1")
+
+    changed = [(v["key"], v["before"], v["after"]) for v in data["values"] if v["changed"]]
+    assert changed == [("card_values.joker", 20, 25)]
+    assert len(data["values"]) == 11
+
+    examples = {e["id"]: (e["status"], e["before"], e["after"]) for e in data["examples"]}
+    # 11 + 20 + 5 = 36 → 11 + 25 + 5 = 41
+    assert examples["ace-joker-five"] == (
+        "changed",
+        {"scores": [0, 36], "reasons": ["winner", "hand_value"]},
+        {"scores": [0, 41], "reasons": ["winner", "hand_value"]},
+    )
+    # No joker: 49 + 25 = 74, capped at 50 with two players either way.
+    assert examples["two-players-never-opened"][0] == "unchanged"
+    # Seat 2: 84 → 89 + 25, capped at 100 either way; seat 3: JK AH 31 → 36.
+    assert examples["four-players-one-never-opened"][1]["scores"] == [0, 7, 100, 31]
+    assert examples["four-players-one-never-opened"][2]["scores"] == [0, 7, 100, 36]
+    assert examples["hand-rummy-three-players"][0] == "unchanged"
+    # Blocked: 5, 4 and 20; seat 1 is lowest; seat 2 never opened: 20 + 25 = 45, under the cap of 100.
+    assert examples["blocked-round"] == (
+        "new",
+        None,
+        {"scores": [5, 0, 45], "reasons": ["hand_value", "blocked_winner", "never_opened"]},
+    )
+    assert [e["id"] for e in data["examples"]][-1] == "blocked-round"
+
+    assert [(p["players"], p["changed"]) for p in data["player_counts"]] == [(n, False) for n in range(2, 7)]
+    assert data["player_counts"][0]["after"] == {
+        "target": 100, "never_opened_cap": 50, "never_opened_cap_rule": "capped_target_share",
+    }  # fmt: skip
+
+    assert [language["code"] for language in data["languages"]] == ["da", "hi", "ms", "nl", "pt"]
+    for language in data["languages"]:
+        assert language["new_catalog"] is False
+        untranslated = [m["msgid"] for m in language["untranslated"]]
+        assert untranslated == ["The draw pile ran out"], language["code"]
+        assert language["fuzzy"] == language["dropped"] == []
+
+
+def test_markdown_report_for_a_pull_request(repo: Path) -> None:
+    done = report(repo, "--base", "HEAD~1")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    commit = git(repo, "rev-parse", "HEAD~1")[:12]
+    assert text.startswith(f"## Rule change against `HEAD~1` ({commit})\n")
+    assert "| `card_values.joker` | 20 | **25** |" in text
+    assert "10 other values unchanged." in text
+    assert "| `ace-joker-five` An ace, a joker and a five are left | 0, 36 | 0, 41 | **changed** |" in text
+    assert "| `blocked-round` The draw pile ran out | — | 5, 0, 45 | **new** |" in text
+    assert "| 2 | 100 | 100 | 50 (target share) | 50 (target share) |" in text
+    assert "| `da` | 0 | 1 | 0 |" in text
+    assert "- new: “The draw pile ran out”" in text
+
+
+def test_a_changed_title_becomes_fuzzy_and_a_removed_example_is_noted(repo: Path) -> None:
+    rules = repo / "rules.yaml"
+    text = rules.read_text("utf-8").replace(
+        "title: With two players, the opponent never opened",
+        "title: With two players, the opponent had never opened",
+    )
+    start = text.index("  - id: hand-rummy-three-players")
+    rules.write_text(text[:start] + text[text.index("  - id: blocked-round") :], "utf-8")
+    done = report(repo, "--base", "HEAD", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    statuses = {e["id"]: e["status"] for e in data["examples"]}
+    assert statuses["hand-rummy-three-players"] == "removed"
+    danish = data["languages"][0]
+    assert danish["fuzzy"] == [
+        {
+            "msgid": "With two players, the opponent had never opened",
+            "context": None,
+            "previous": "With two players, the opponent never opened",
+        }
+    ]
+    dropped = {m["msgid"] for m in danish["dropped"]}
+    assert dropped == {"Hand rummy with three players"}  # translated, and no longer used
+    # HEAD's catalogs were not updated for the blocked round's title: against them it is still new.
+    assert [m["msgid"] for m in danish["untranslated"]] == ["The draw pile ran out"]
+
+
+@pytest.mark.parametrize(
+    ("rev", "error"),
+    [
+        ("no-such-branch", "rulesdoc: error: --base 'no-such-branch' is not a revision of this repository"),
+        ("--output=x", "rulesdoc: error: --base '--output=x' is not a git revision"),
+    ],
+)
+def test_a_bad_revision_is_one_line(repo: Path, rev: str, error: str) -> None:
+    done = report(repo, f"--base={rev}")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith(error) and done.stderr.count("\n") == 1, done.stderr
+    assert not (repo / "x").exists()
+
+
+def test_outside_a_git_repository_is_one_line(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)}  # do not find a repository above
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "report", "--base", "main"],
+        cwd=project, capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("rulesdoc: error: .: report compares with a git revision, but git says: ")
+    assert "not a git repository" in done.stderr
+
+
+def test_a_project_without_catalogs_reports_the_rules_alone(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(ROOT / "rules.yaml", project / "rules.yaml")
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "rules only")
+    done = report(project, "--base", "HEAD")
+    assert done.returncode == 0, done.stderr
+    assert "No value changed." in done.stdout
+    assert done.stdout.endswith("### Translations\n\nNo catalogs.\n")
