@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Literal
 
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
@@ -302,8 +303,9 @@ class Formatter:
         """A share as a percentage: exact for rules ("12.5 %"), whole for statistics ("99 %")."""
         return format_percent(float(value), locale=self.locale, decimal_quantization=not exact)
 
-    def list(self, items: Sequence[str]) -> str:
-        return format_list(list(items), locale=self.locale)
+    def list(self, items: Sequence[str], style: Literal["standard", "or"] = "standard") -> str:
+        """Items joined as the locale does: ``style="or"`` for alternatives ("2 eller 3")."""
+        return format_list(list(items), style=style, locale=self.locale)
 
 
 @dataclass(frozen=True)
