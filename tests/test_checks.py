@@ -269,7 +269,7 @@ def test_completeness_threshold_and_unpublished_languages_warn(project: Path) ->
         encoding="utf-8",
     )
     findings = run(project)
-    assert [f.severity for f in of(findings, "completeness", "da")] == ["warning"]  # 122/123 ≥ 95 %
+    assert [f.severity for f in of(findings, "completeness", "da")] == ["warning"]  # 142/143 ≥ 95 %
     assert [f.severity for f in of(findings, "completeness", "nl")] == ["warning"]  # nl is not published
     assert cli_check(project).returncode == 0
 
@@ -420,7 +420,7 @@ def test_plural_header_must_be_babels_cldr_rule(project: Path) -> None:
     header = [f for f in found if not f.msgid]
     assert [(f.line, "CLDR" in f.message) for f in header] == [(line_of(catalog, '"Plural-Forms:'), True)]
     entries = [f for f in found if f.msgid]
-    assert len(entries) == 7 and all("has 2 plural form(s), pt_PT needs 3" in f.message for f in entries)
+    assert len(entries) == 9 and all("has 2 plural form(s), pt_PT needs 3" in f.message for f in entries)
     assert entries[0].line == line_of(catalog, "%(points)s point")
 
 
@@ -623,14 +623,14 @@ def test_json_and_github_formats(project: Path) -> None:
         }
     ]
     nl = next(row for row in data["languages"] if row["code"] == "nl")
-    assert (nl["translated"], nl["fuzzy"], nl["untranslated"], nl["errors"]) == (122, 0, 1, 1)
+    assert (nl["translated"], nl["fuzzy"], nl["untranslated"], nl["errors"]) == (142, 0, 1, 1)
 
     result = cli_check(project, "--format", "github")
     assert result.returncode == 1
     annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
     assert annotations == [
         f"::error file={catalog},line={line_of(catalog, 'Winner')},title=rulesdoc completeness (nl)::"
-        f"'Winner': untranslated: the page shows the English text (122/123 translated, 100%25 required)"
+        f"'Winner': untranslated: the page shows the English text (142/143 translated, 100%25 required)"
     ]
 
 

@@ -611,8 +611,8 @@ def test_example_contradicted_by_a_smaller_fixed_cap(rules: Rules) -> None:
         "example 'two-players-never-opened' is meant to illustrate 'capped_target_share', "
         "but under the current rules its scores are decided by: capped_fixed, winner"
     )
-    assert info.value.location == Location(rules.source, 50)
-    assert str(info.value) == f"{rules.source}:50: {message}"
+    assert info.value.location == Location(rules.source, 51)
+    assert str(info.value) == f"{rules.source}:51: {message}"
 
 
 def test_example_contradicted_by_cheaper_faces(rules: Rules) -> None:
@@ -622,7 +622,7 @@ def test_example_contradicted_by_cheaper_faces(rules: Rules) -> None:
     with pytest.raises(RulesdocError) as info:
         engine.check_example_illustrates(varied)
     assert str(info.value) == (
-        f"{rules.source}:60: example 'four-players-one-never-opened' is meant to illustrate "
+        f"{rules.source}:61: example 'four-players-one-never-opened' is meant to illustrate "
         "'capped_fixed', but under the current rules its scores are decided by: "
         "hand_value, never_opened, winner"
     )
@@ -633,7 +633,7 @@ def test_example_that_cannot_be_scored_names_the_example(rules: Rules) -> None:
     with pytest.raises(RulesdocError) as info:
         engine.check_example_illustrates(varied)
     assert str(info.value) == (
-        f"{rules.source}:60: example 'four-players-one-never-opened': "
+        f"{rules.source}:61: example 'four-players-one-never-opened': "
         "a round of 4 players; Rami is played by 2 to 3"
     )
 

@@ -233,7 +233,7 @@ def test_broken_placeholder_keeps_last_good_pages_until_fixed(
     good = catalog.read_text("utf-8")
     mark = preview.mark()
     try:
-        edit(catalog, "jokeren %(joker)s point", "jokeren %(jokr)s point")
+        edit(catalog, "jokeren %(joker)s,", "jokeren %(jokr)s,")
         message = expected_error(
             preview.root, lambda: render_all(Project.at(Path(".")), ["da"], strict=False), monkeypatch
         )
@@ -266,7 +266,7 @@ def test_build_still_fails_on_a_bad_input(
         edit(root / "rules.yaml", "  joker: 20\n", "  joker: 20: oops\n")
         message = expected_error(root, lambda: load_rules("rules.yaml"), monkeypatch)
     else:
-        edit(root / DANISH_PO, "jokeren %(joker)s point", "jokeren %(jokr)s point")
+        edit(root / DANISH_PO, "jokeren %(joker)s,", "jokeren %(jokr)s,")
         message = expected_error(root, lambda: render_all(Project.at(Path(".")), ["da"]), monkeypatch)
     out = tmp_path / "site"
     result = subprocess.run(
