@@ -169,3 +169,27 @@ def test_a_misspelt_reason_in_a_template_fails_the_render(tmp_path: Path) -> Non
     template.write_text(text.replace("reason == R.HAND_RUMMY", "reason == R.HAND_RUMY", 1), "utf-8")
     with pytest.raises(RulesdocError, match=r"HAND_RUMY"):
         render_all(Project.at(project_root), ["en"])
+
+
+def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    rules.write_text((ROOT / "rules.yaml").read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
+    pages = {
+        (p.lang, p.name): p.text
+        for p in render_all(Project(rules, ROOT / "templates", ROOT / "locales"), strict=False)
+    }
+    # Malay: the surcharge sentence says "mata" once ("25 mata tambahan"), not "mata tambahan sebanyak 25 mata".
+    row = next(
+        line
+        for line in pages["ms", "scoring.md"].splitlines()
+        if "Pemain yang belum pernah membuka dikenakan" in line
+    )
+    sentence = re.search(r"Pemain yang belum pernah membuka dikenakan[^.]*\.", row)
+    assert sentence is not None and sentence.group().count("mata") == 1, row
+    # Danish: "beregnes … af den samme pointberegning" said the computing twice.
+    assert "pointberegning" not in pages["da", "index.md"]
+    # Portuguese: the status column over percentages is "Progresso", not the masculine "Concluído".
+    header = next(
+        line for line in pages["pt", "translation-status.md"].splitlines() if line.startswith("| Língua")
+    )
+    assert header.rstrip(" |").endswith("Progresso"), header
