@@ -23,10 +23,23 @@ class GameError(RulesdocError):
 
 @dataclass(frozen=True)
 class PlayerResult:
+    """A seat's score, the rule that decided it, and the terms it was worked out from.
+
+    ``card_values`` and ``surcharge`` are kept so a page can show the arithmetic
+    ("11 + 20 + 5 = 36") from the engine's own numbers rather than redo it.
+    """
+
     seat: int
-    hand_value: int  # raw value of the cards left in hand
+    hand_value: int  # raw value of the cards left in hand: the sum of card_values
     score: int
     reason: Reason
+    card_values: tuple[int, ...]  # what each card left in hand costs, in hand order
+    surcharge: int  # added to a never-opened loser's hand (before any cap); 0 for everyone else
+
+    @property
+    def charged(self) -> int:
+        """Hand value plus surcharge: the score, unless a cap or the hand-rummy penalty replaced it."""
+        return self.hand_value + self.surcharge
 
 
 @dataclass(frozen=True)
@@ -118,21 +131,27 @@ def validate_round(rules: Rules, situation: Round) -> None:
             raise RulesdocError(f"hand rummy is impossible: seat {opened[0]} had already opened")
 
 
-def _loser_result(rules: Rules, seat: int, value: int, opened: bool, players: int) -> PlayerResult:
+def _loser_result(
+    rules: Rules, seat: int, cards: tuple[int, ...], opened: bool, players: int
+) -> PlayerResult:
+    """``cards``: the value of each card left in hand."""
+    value = sum(cards)
     if opened:
-        return PlayerResult(seat, value, value, Reason.HAND_VALUE)
-    charged = value + rules.never_opened_surcharge
+        return PlayerResult(seat, value, value, Reason.HAND_VALUE, cards, 0)
+    surcharge = rules.never_opened_surcharge
+    charged = value + surcharge
     cap, cap_reason = never_opened_cap(rules, players)
     if charged > cap:
-        return PlayerResult(seat, value, cap, cap_reason)
-    return PlayerResult(seat, value, charged, Reason.NEVER_OPENED)
+        return PlayerResult(seat, value, cap, cap_reason, cards, surcharge)
+    return PlayerResult(seat, value, charged, Reason.NEVER_OPENED, cards, surcharge)
 
 
 def score_round(rules: Rules, situation: Round) -> RoundResult:
     """Score one round; raises :class:`RulesdocError` for an impossible situation."""
     validate_round(rules, situation)
     n = situation.players
-    values = [hand_value(rules, hand.cards) for hand in situation.hands]
+    card_values = [tuple(card_value(rules, card) for card in hand.cards) for hand in situation.hands]
+    values = [sum(cards) for cards in card_values]
     if situation.went_out is None:
         lowest = min(values)
         is_winner = [value == lowest for value in values]
@@ -141,13 +160,15 @@ def score_round(rules: Rules, situation: Round) -> RoundResult:
         is_winner = [seat == situation.went_out for seat in range(n)]
         winner_reason = Reason.WINNER
     results = []
-    for seat, (hand, value) in enumerate(zip(situation.hands, values, strict=True)):
+    for seat, (hand, cards) in enumerate(zip(situation.hands, card_values, strict=True)):
+        value = sum(cards)
         if is_winner[seat]:
-            results.append(PlayerResult(seat, value, 0, winner_reason))
+            results.append(PlayerResult(seat, value, 0, winner_reason, cards, 0))
         elif situation.hand_rummy:
-            results.append(PlayerResult(seat, value, rules.hand_rummy_penalty, Reason.HAND_RUMMY))
+            penalty = rules.hand_rummy_penalty
+            results.append(PlayerResult(seat, value, penalty, Reason.HAND_RUMMY, cards, 0))
         else:
-            results.append(_loser_result(rules, seat, value, hand.opened, n))
+            results.append(_loser_result(rules, seat, cards, hand.opened, n))
     return RoundResult(tuple(results), target(rules, n))
 
 

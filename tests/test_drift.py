@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,39 @@ from conftest import PUBLISHED, ROOT
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.render import Project, render_all
 
-HALF = "Hand value plus the surcharge is more than half the target: the opponent pays half the target."
-SHARE = "Hand value plus the surcharge is more than %(share)s of the target: the opponent pays %(share)s of the target."
+HALF = "The opponent's hand value plus the surcharge is more than half the target: they pay half the target."
+SHARE = (
+    "The opponent's hand value plus the surcharge is more than %(share)s of the target: "
+    "they pay %(share)s of the target."
+)
+CAPPED_SHARE = "%(sum)s, capped at %(cap)s (%(share)s of the target)"
+DEAR_ONE = "%(card)s costs dearly if it stays in hand."
 ONE_POINT = (
     "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand."
 )
 TWO_PLAYER = "In a two-player game, this last cap is the one that applies most often."
+DEAR = "%(card)s costs dearly if it stays in hand, and so does %(others)s."
 SHARE_COUNTS = "With %(players)s players, this last cap is the lower one."
+
+
+@dataclass(frozen=True)
+class Percent:
+    value: int  # a share of the target, as the page's percentage
+
+
+@dataclass(frozen=True)
+class CardKind:
+    name: str  # a kind of card as a sentence names it ("the joker"), context "card kind"
+
+
+# The arithmetic under each seat's points, example by example (the winner who went out has
+# none): the numbers of each line in order, terms, sum, and the cap with its share if any.
+STANDARD_SUMS = (
+    ((11, 20, 5, 36),),  # AH JK 5C
+    ((10, 10, 10, 10, 9, 25, 74, 50),),  # K K Q J 9 + 25, capped at half the target
+    ((3, 4, 7), (10, 10, 10, 10, 9, 8, 7, 20, 25, 109, 100), (20, 11, 31)),
+    ((200,), (200,)),  # hand rummy
+)
 
 
 @dataclass(frozen=True)
@@ -35,6 +62,7 @@ class Mutation:
     card_table: tuple[int, int, int] = (20, 11, 10)  # joker, ace, face
     targets: tuple[int, ...] = (100, 200, 300, 400, 500)
     vanished: tuple[int, ...] = ()  # numbers that must appear nowhere any more
+    sums: tuple[tuple[tuple[int, ...], ...], ...] = STANDARD_SUMS
     present: tuple[tuple[str, dict[str, object]], ...] = ()  # messages that must be on the page
     absent: tuple[str, ...] = ()  # messages that must not
     extra: dict[str, object] = field(default_factory=dict)
@@ -46,26 +74,42 @@ MUTATIONS = [
     # ex1 AH JK 5C = 11+23+5 = 39; ex3 opp3 JK AH = 23+11 = 34;
     # ex3 opp2 K K Q J 9 8 7 JK = 10+10+10+10+9+8+7+23 = 87, +25 = 112 > cap 100 → 100.
     Mutation("card_values.joker", "20", "23", ((0, 39), (0, 50), (0, 7, 100, 34), (0, 200, 200)),
-             card_table=(23, 11, 10), vanished=(20,)),
+             card_table=(23, 11, 10), vanished=(20,),
+             sums=(((11, 23, 5, 39),), STANDARD_SUMS[1],
+                   ((3, 4, 7), (10, 10, 10, 10, 9, 8, 7, 23, 25, 112, 100), (23, 11, 34)), STANDARD_SUMS[3])),
     # ex1 13+20+5 = 38; ex3 opp3 20+13 = 33.
     Mutation("card_values.ace", "11", "13", ((0, 38), (0, 50), (0, 7, 100, 33), (0, 200, 200)),
-             card_table=(20, 13, 10), vanished=(11,), present=((ONE_POINT, {"ace": 13}),)),
-    # ex2 K K Q J 9 = 12*4+9 = 57, +25 = 82 > 50 → 50; ex3 opp2 48+9+8+7+20 = 92, +25 → 100.
-    Mutation("card_values.face", "10", "12", STANDARD, card_table=(20, 11, 12), vanished=(10,)),
+             card_table=(20, 13, 10), vanished=(11,), present=((ONE_POINT, {"ace": 13}),),
+             sums=(((13, 20, 5, 38),), STANDARD_SUMS[1],
+                   ((3, 4, 7), STANDARD_SUMS[2][1], (20, 13, 33)), STANDARD_SUMS[3])),
+    # ex2 K K Q J 9 = 12*4+9 = 57, +25 = 82 > 50 → 50; ex3 opp2 48+9+8+7+20 = 92, +25 = 117 → 100.
+    # The ace (11) is no longer dearer than a face card (12): only the joker costs dearly.
+    Mutation("card_values.face", "10", "12", STANDARD, card_table=(20, 11, 12), vanished=(10,),
+             sums=(STANDARD_SUMS[0], ((12, 12, 12, 12, 9, 25, 82, 50),),
+                   ((3, 4, 7), (12, 12, 12, 12, 9, 8, 7, 20, 25, 117, 100), (20, 11, 31)), STANDARD_SUMS[3]),
+             present=((DEAR_ONE, {"card": CardKind("the joker")}),), absent=(DEAR,)),
     Mutation("hand_rummy.penalty", "200", "250", ((0, 36), (0, 50), (0, 7, 100, 31), (0, 250, 250)),
-             vanished=(), extra={"penalty": 250}),
+             vanished=(), extra={"penalty": 250}, sums=STANDARD_SUMS[:3] + (((250,), (250,)),)),
     # ex2 49+30 = 79 > 50 → 50; ex3 opp2 84+30 = 114 → 100.
-    Mutation("never_opened.surcharge", "25", "30", STANDARD, vanished=(25,)),
+    Mutation("never_opened.surcharge", "25", "30", STANDARD, vanished=(25,),
+             sums=(STANDARD_SUMS[0], ((10, 10, 10, 10, 9, 30, 79, 50),),
+                   ((3, 4, 7), (10, 10, 10, 10, 9, 8, 7, 20, 30, 114, 100), (20, 11, 31)), STANDARD_SUMS[3])),
     # ex3 opp2 84+25 = 109 > 90 → 90; two players: share 50 < 90 still.
-    Mutation("never_opened.cap", "100", "90", ((0, 36), (0, 50), (0, 7, 90, 31), (0, 200, 200))),
+    Mutation("never_opened.cap", "100", "90", ((0, 36), (0, 50), (0, 7, 90, 31), (0, 200, 200)),
+             sums=(STANDARD_SUMS[0], STANDARD_SUMS[1],
+                   ((3, 4, 7), (10, 10, 10, 10, 9, 8, 7, 20, 25, 109, 90), (20, 11, 31)), STANDARD_SUMS[3])),
     # share 0.4: 2 players 40 (ex2 74 → 40), 3 players 80, 4 players 120 ≥ cap 100 (ex3 → 100).
+    # Two player counts where the share is lower: "2 or 3", never "2 and 3".
     Mutation("never_opened.cap_target_fraction", "0.5", "0.4",
              ((0, 36), (0, 40), (0, 7, 100, 31), (0, 200, 200)),
-             present=((SHARE, {"share": "40%"}), (SHARE_COUNTS, {"players": (2, 3)})),
+             sums=(STANDARD_SUMS[0], ((10, 10, 10, 10, 9, 25, 74, 40, 40),), STANDARD_SUMS[2], STANDARD_SUMS[3]),
+             present=((SHARE, {"share": Percent(40)}), (SHARE_COUNTS, {"players": (2, 3)}),
+                      (CAPPED_SHARE, {"sum": "10 + 10 + 10 + 10 + 9 + 25 = 74", "cap": 40, "share": Percent(40)})),
              absent=(HALF, TWO_PLAYER)),
     # targets 90..450: ex2 share 45 → 45; 3 players share 90 < 100, so the list sentence.
     Mutation("target.per_opponent", "100", "90", ((0, 36), (0, 45), (0, 7, 100, 31), (0, 200, 200)),
              targets=(90, 180, 270, 360, 450),
+             sums=(STANDARD_SUMS[0], ((10, 10, 10, 10, 9, 25, 74, 45),), STANDARD_SUMS[2], STANDARD_SUMS[3]),
              present=((SHARE_COUNTS, {"players": (2, 3)}),), absent=(TWO_PLAYER,)),
     Mutation("melds.ace_low", "1", "2", STANDARD, absent=(ONE_POINT,)),
 ]  # fmt: skip
@@ -99,14 +143,24 @@ def expected_sentence(translate: Translator, fmt: Formatter, msgid: str, values:
     filled = {}
     for name, value in values.items():
         if isinstance(value, tuple):
-            filled[name] = fmt.list([fmt.number(v) for v in value])
-        elif isinstance(value, str) and value.endswith("%"):
-            from fractions import Fraction
-
-            filled[name] = fmt.percent(Fraction(int(value[:-1]), 100))
+            filled[name] = fmt.list([fmt.number(v) for v in value], style="or")  # alternatives
+        elif isinstance(value, Percent):
+            filled[name] = fmt.percent(Fraction(value.value, 100))
+        elif isinstance(value, CardKind):
+            filled[name] = translate.pgettext("card kind", value.name)
+        elif isinstance(value, str):
+            filled[name] = value
         else:
             filled[name] = fmt.number(value)  # type: ignore[arg-type]
-    return translate.gettext(msgid) % filled
+    sentence = translate.gettext(msgid) % filled
+    return sentence[:1].upper() + sentence[1:]  # a card's name may begin it
+
+
+def arithmetic_lines(cell: str) -> list[tuple[int, ...]]:
+    """The numbers of each arithmetic line under the points of one example."""
+    return [
+        tuple(int(n) for n in re.findall(r"\d+", line)) for line in re.findall(r"<small>(.*?)</small>", cell)
+    ]
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda m: f"{m.key}={m.new}")
@@ -125,6 +179,7 @@ def test_every_language_follows_the_rules(tmp_path: Path, mutation: Mutation) ->
         # Worked examples: the round points column.
         example_rows = [r for r in rows if len(r) == 3 and r[0].startswith("**")]
         assert [tuple(numbers_in(r[2])) for r in example_rows] == list(mutation.scores), lang
+        assert [tuple(arithmetic_lines(r[2])) for r in example_rows] == list(mutation.sums), lang
         # Target table: the last five rows, one per player count.
         target_rows = rows[-5:]
         assert [int(re.sub(r"\D", "", r[1])) for r in target_rows] == list(mutation.targets), lang
@@ -133,7 +188,9 @@ def test_every_language_follows_the_rules(tmp_path: Path, mutation: Mutation) ->
         for msgid, values in mutation.present:
             assert expected_sentence(translate, fmt, msgid, values) in page, f"{lang}: {msgid}"
         for msgid in mutation.absent:
-            assert translate.gettext(msgid).split("%(")[0] not in page, f"{lang}: stale {msgid}"
+            # Its longest stretch of words between placeholders must be gone from the page.
+            words = max(re.split(r"%\(\w+\)s", translate.gettext(msgid)), key=len)
+            assert words not in page, f"{lang}: stale {msgid}"
         if "penalty" in mutation.extra:
             assert fmt.number(mutation.extra["penalty"]) in page  # type: ignore[arg-type]
 

@@ -399,6 +399,50 @@ def test_blocked_round_target(rules: Rules) -> None:
     assert score(rules, hand("2C"), hand("3C"), went_out=None).target == 100
 
 
+# ---------------------------------------------------------------- the terms of a score, for the pages' arithmetic
+
+
+def terms(player: engine.PlayerResult) -> tuple[tuple[int, ...], int, int]:
+    return player.card_values, player.surcharge, player.charged
+
+
+def test_terms_of_an_opened_loser_are_their_cards(rules: Rules) -> None:
+    # AH JK 5C: 11 + 20 + 5 = 36, in hand order; nothing added.
+    winner, loser = score(rules, hand(), hand("AH JK 5C")).players
+    assert terms(loser) == ((11, 20, 5), 0, 36)
+    assert terms(winner) == ((), 0, 0)
+
+
+def test_terms_of_a_never_opened_loser_add_the_surcharge_before_the_cap(rules: Rules) -> None:
+    # Two players: KH KS QD JC 9H = 10 + 10 + 10 + 10 + 9 = 49, + 25 = 74, capped at 50.
+    loser = score(rules, hand(), closed("KH KS QD JC 9H")).players[1]
+    assert terms(loser) == ((10, 10, 10, 10, 9), 25, 74)
+    assert (loser.score, loser.reason) == (50, CTS)
+    # Three players: 2C = 2, + 25 = 27, under the cap of 100: the sum is the score.
+    loser = score(rules, hand(), closed("2C"), hand("3D")).players[1]
+    assert terms(loser) == ((2,), 25, 27)
+    assert (loser.score, loser.reason) == (27, NO)
+
+
+def test_terms_under_other_values(rules: Rules) -> None:
+    # joker 23, ace 13, surcharge 30: JK AH QS = 23 + 13 + 10 = 46, + 30 = 76 ≤ cap 100 (3 players).
+    changed = dataclasses.replace(rules, card_values=CardValues(23, 13, 10), never_opened_surcharge=30)
+    loser = score(changed, hand(), closed("JK AH QS"), hand("2C")).players[1]
+    assert terms(loser) == ((23, 13, 10), 30, 76)
+    assert loser.score == 76
+
+
+def test_terms_of_hand_rummy_and_blocked_winners(rules: Rules) -> None:
+    # Hand rummy: the penalty replaces the hand, so no surcharge is added though 5D 6D never opened.
+    loser = score(rules, hand(), closed("5D 6D"), hand_rummy=True).players[1]
+    assert terms(loser) == ((5, 6), 0, 11)
+    assert loser.score == 200
+    # Blocked round: the winner's cards are its lowest hand (2 + 3 = 5); it scores 0.
+    winner = score(rules, hand("2C 3D"), hand("KS"), went_out=None).players[0]
+    assert terms(winner) == ((2, 3), 0, 5)
+    assert (winner.score, winner.reason) == (0, BW)
+
+
 # ---------------------------------------------------------------- worked examples of rules.yaml
 
 
@@ -567,8 +611,8 @@ def test_example_contradicted_by_a_smaller_fixed_cap(rules: Rules) -> None:
         "example 'two-players-never-opened' is meant to illustrate 'capped_target_share', "
         "but under the current rules its scores are decided by: capped_fixed, winner"
     )
-    assert info.value.location == Location(rules.source, 50)
-    assert str(info.value) == f"{rules.source}:50: {message}"
+    assert info.value.location == Location(rules.source, 51)
+    assert str(info.value) == f"{rules.source}:51: {message}"
 
 
 def test_example_contradicted_by_cheaper_faces(rules: Rules) -> None:
@@ -578,7 +622,7 @@ def test_example_contradicted_by_cheaper_faces(rules: Rules) -> None:
     with pytest.raises(RulesdocError) as info:
         engine.check_example_illustrates(varied)
     assert str(info.value) == (
-        f"{rules.source}:60: example 'four-players-one-never-opened' is meant to illustrate "
+        f"{rules.source}:61: example 'four-players-one-never-opened' is meant to illustrate "
         "'capped_fixed', but under the current rules its scores are decided by: "
         "hand_value, never_opened, winner"
     )
@@ -589,7 +633,7 @@ def test_example_that_cannot_be_scored_names_the_example(rules: Rules) -> None:
     with pytest.raises(RulesdocError) as info:
         engine.check_example_illustrates(varied)
     assert str(info.value) == (
-        f"{rules.source}:60: example 'four-players-one-never-opened': "
+        f"{rules.source}:61: example 'four-players-one-never-opened': "
         "a round of 4 players; Rami is played by 2 to 3"
     )
 
@@ -834,6 +878,13 @@ def test_property_engine_agrees_with_the_reference(deal: tuple[Round, list[Card]
             assert player.reason is reason
     assert [p.hand_value for p in result.players] == [ref_hand_value(RULES, h) for h in r.hands]
     assert result.target == 100 * (r.players - 1)
+    # The terms a page shows add up to what was charged: each card's value, then the surcharge.
+    for player, h in zip(result.players, r.hands, strict=True):
+        assert player.card_values == tuple(ref_card_value(RULES, card) for card in h.cards)
+        surcharged = player.reason in (NO, CF, CTS)
+        assert player.surcharge == (25 if surcharged else 0)
+        if player.reason in (HV, NO):
+            assert player.score == sum(player.card_values) + player.surcharge
 
 
 @PROPERTY

@@ -296,7 +296,8 @@ def test_export_of_bad_rules_is_one_line_and_writes_nothing(tmp_path: Path) -> N
     bad.write_text((ROOT / "rules.yaml").read_text("utf-8").replace("joker: 20", "joker: 0"), "utf-8")
     result = run("export", "--rules", "rules.yaml", "--out", "out", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == "rulesdoc: error: rules.yaml:17: card_values.joker must be positive, not 0\n"
+    line = (ROOT / "rules.yaml").read_text("utf-8").splitlines().index("  joker: 20") + 1
+    assert result.stderr == f"rulesdoc: error: rules.yaml:{line}: card_values.joker must be positive, not 0\n"
     assert not (tmp_path / "out").exists()
 
 

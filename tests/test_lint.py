@@ -728,7 +728,7 @@ def test_json_and_github_formats(project: Path) -> None:
     assert result.returncode == 1
     annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
     template = project / "templates" / "scoring.md.j2"
-    winner_line = line_of(template, '{% if seat.kind == "winner" %}')
+    winner_line = line_of(template, "{% if seat.kind == Seat.WINNER %}")
     assert annotations == [
         f"::error file={catalog},line={line_of(catalog, 'Winner')},title=rulesdoc completeness (nl)::"
         f"'Winner': untranslated: the page shows the English text (used at {template}:"

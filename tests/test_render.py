@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
-from conftest import PUBLISHED, ROOT
+import pytest
+from conftest import PUBLISHED, ROOT, copy_project
 
+from generator.cards import Card, parse_card
+from generator.errors import RulesdocError
+from generator.i18n import Formatter, Translator, discover_languages
+from generator.model import CardValues, Example, Hand, Reason, Round, Rules
 from generator.render import Project, Workspace, render_all
+from generator.rules import load_rules
+from generator.view import ExampleView, dearest_kinds, example_view
+
+
+def cards(codes: str) -> tuple[Card, ...]:
+    return tuple(parse_card(code) for code in codes.split())
+
 
 BLOCKED_EXAMPLE = """
   - id: blocked-round
@@ -59,3 +72,126 @@ def test_a_new_example_needs_only_its_title_translated(tmp_path: Path) -> None:
         row = next(line for line in page.text.splitlines() if "The draw pile ran out" in line)
         # 2C+3D = 5, 4H = 4 (lowest: wins), KS+QS = 20 never opened: 20+25 = 45 ≤ cap 100.
         assert re.findall(r"\*\*[\u00a0 ](\d+)", row.split(" | ")[-1]) == ["5", "0", "45"]
+        if page.lang == "en":  # one loser pays their hand: the sentence says "player", not "players"
+            assert "The player who opened pays the value of their hand." in row
+            assert (
+                "<small>4, the lowest hand value</small>" in row and "<small>10 + 10 + 25 = 45</small>" in row
+            )
+
+
+# ---------------------------------------------------------------- explanations: reasons, not free text
+
+
+def english_view(rules: Rules, example: Example) -> ExampleView:
+    language = discover_languages(ROOT / "locales")[0]
+    return example_view(rules, example, Translator.load(language), Formatter(language.locale))
+
+
+def blocked_example() -> Example:
+    hands = (Hand(cards("2C 3D")), Hand(cards("4H")), Hand(cards("KS QS"), opened=False))
+    return Example("blocked-round", "The draw pile ran out", Round(hands, None))
+
+
+def test_each_example_is_explained_by_its_reasons_in_order() -> None:
+    rules = load_rules(ROOT / "rules.yaml")
+    views = [english_view(rules, example) for example in rules.examples]
+    HV, CF, CTS, HR = Reason.HAND_VALUE, Reason.CAPPED_FIXED, Reason.CAPPED_TARGET_SHARE, Reason.HAND_RUMMY
+    assert [view.explanations for view in views] == [(HV,), (CTS,), (HV, CF), (HR,)]
+    # Only where hand value alone decides do the dear cards explain: joker 20 and ace 11 > face 10.
+    assert [view.dearest for view in views] == [("JK", "A"), (), (), ()]
+    # A blocked round: the lowest hand wins, the opened loser pays, the closed one is surcharged.
+    blocked = english_view(rules, blocked_example())
+    assert blocked.explanations == (Reason.BLOCKED_WINNER, HV, Reason.NEVER_OPENED)
+
+
+def test_dearest_cards_are_those_worth_more_than_a_face_card() -> None:
+    rules = load_rules(ROOT / "rules.yaml")
+    hand = list(cards("5C AH JK 10D 2S JK KH"))
+    # Standard values: joker 20, ace 11 above the face cards' 10; a ten is worth no more.
+    assert dearest_kinds(rules, hand) == ("JK", "A")
+    cheap_faces = dataclasses.replace(rules, card_values=CardValues(joker=1, ace=1, face=4))
+    assert dearest_kinds(cheap_faces, hand) == ("10", "5")  # 10 and 5 > 4; the 2, joker and ace are not
+    equal = dataclasses.replace(rules, card_values=CardValues(joker=11, ace=11, face=10))
+    assert dearest_kinds(equal, hand) == ("JK", "A")  # equal values: the value table's order
+    ace_first = dataclasses.replace(rules, card_values=CardValues(joker=15, ace=30, face=10))
+    assert dearest_kinds(ace_first, hand) == ("A", "JK")
+    assert dearest_kinds(dataclasses.replace(rules, card_values=CardValues(20, 11, 25)), hand) == ()
+
+
+def explanation(page: str, title: str) -> str:
+    row = next(line for line in page.splitlines() if f"**{title}**" in line)
+    return row.split(" | ")[0].split("<br>", 1)[1]
+
+
+def test_the_first_example_names_only_the_cards_that_are_dear(tmp_path: Path) -> None:
+    text = (ROOT / "rules.yaml").read_text("utf-8")
+    title = "An ace, a joker and a five are left"
+    pages = {}
+    for name, values in {"seed": (20, 11, 10), "cheap ace": (20, 1, 10), "dear faces": (20, 11, 25)}.items():
+        joker, ace, face = values
+        changed = re.sub(
+            r"joker: 20\n  ace: 11\n  face: 10", f"joker: {joker}\n  ace: {ace}\n  face: {face}", text
+        )
+        changed = changed.replace("    illustrates: hand_value\n", "")
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(changed, "utf-8")
+        project = Project(path, ROOT / "templates", ROOT / "locales")
+        pages[name] = next(p.text for p in render_all(project, ["en"]) if p.name == "scoring.md")
+    assert (
+        explanation(pages["seed"], title)
+        == "The joker costs dearly if it stays in hand, and so does the ace."
+    )
+    assert explanation(pages["cheap ace"], title) == "The joker costs dearly if it stays in hand."
+    # Nothing is dearer than a face card: the plain rule, and no word of dear cards.
+    assert (
+        explanation(pages["dear faces"], title)
+        == "Every opponent pays the value of the cards left in their hand."
+    )
+
+
+def test_a_note_is_the_users_own_words_after_the_explanation(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    note = "    note: Keep *this* | in mind.\n"
+    text = (ROOT / "rules.yaml").read_text("utf-8")
+    rules.write_text(
+        text.replace("    illustrates: hand_value\n", "    illustrates: hand_value\n" + note), "utf-8"
+    )
+    project = Project(rules, ROOT / "templates", ROOT / "locales")
+    page = next(p for p in render_all(project, ["en"], strict=True) if p.name == "scoring.md")
+    assert explanation(page.text, "An ace, a joker and a five are left") == (
+        r"The joker costs dearly if it stays in hand, and so does the ace. Keep \*this\* \| in mind."
+    )
+
+
+def test_a_misspelt_reason_in_a_template_fails_the_render(tmp_path: Path) -> None:
+    project_root = copy_project(tmp_path / "project")
+    template = project_root / "templates" / "scoring.md.j2"
+    text = template.read_text("utf-8")
+    assert text.count("reason == R.HAND_RUMMY") == 2
+    template.write_text(text.replace("reason == R.HAND_RUMMY", "reason == R.HAND_RUMY", 1), "utf-8")
+    with pytest.raises(RulesdocError, match=r"HAND_RUMY"):
+        render_all(Project.at(project_root), ["en"])
+
+
+def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    rules.write_text((ROOT / "rules.yaml").read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
+    pages = {
+        (p.lang, p.name): p.text
+        for p in render_all(Project(rules, ROOT / "templates", ROOT / "locales"), strict=False)
+    }
+    # Malay: the surcharge sentence says "mata" once ("25 mata tambahan"), not "mata tambahan sebanyak 25 mata".
+    row = next(
+        line
+        for line in pages["ms", "scoring.md"].splitlines()
+        if "Pemain yang belum pernah membuka dikenakan" in line
+    )
+    sentence = re.search(r"Pemain yang belum pernah membuka dikenakan[^.]*\.", row)
+    assert sentence is not None and sentence.group().count("mata") == 1, row
+    # Danish: "beregnes … af den samme pointberegning" said the computing twice.
+    assert "pointberegning" not in pages["da", "index.md"]
+    # Portuguese: the status column over percentages is "Progresso", not the masculine "Concluído".
+    header = next(
+        line for line in pages["pt", "translation-status.md"].splitlines() if line.startswith("| Língua")
+    )
+    assert header.rstrip(" |").endswith("Progresso"), header

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,11 @@ def test_comparison_can_fail(scoring_pages: dict[str, str]) -> None:
 
 def test_seed_defects_are_repaired(scoring_pages: dict[str, str]) -> None:
     assert "Rami in één beurt" not in scoring_pages["nl"]
-    assert "Handrummy" in scoring_pages["nl"]
+    assert "**Handrummy met drie spelers**" in scoring_pages["nl"]  # one term, not "Handrummy in één beurt"
+    # Dutch writes a card's suit and rank as one word: "hartenaas", "schoppenheer", "klaverboer".
+    for name in ("hartenaas", "schoppenheer", "klaverboer", "ruitenvrouw"):
+        assert f'aria-label="{name}"' in scoring_pages["nl"], name
+    assert not re.search(r'aria-label="(?:harten|ruiten|klaver|klaveren|schoppen) ', scoring_pages["nl"])
     assert " Rami" not in scoring_pages["hi"] and "रमी" in scoring_pages["hi"]
     # The Dutch examples table is filled: four rows of three non-empty cells.
     rows = [line for line in scoring_pages["nl"].splitlines() if line.startswith("| **")]

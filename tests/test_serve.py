@@ -244,7 +244,7 @@ def test_broken_placeholder_shows_english_and_warns_until_fixed(
     good = catalog.read_text("utf-8")
     mark = preview.mark()
     try:
-        edit(catalog, "jokeren %(joker)s point", "jokeren %(jokr)s point")
+        edit(catalog, "jokeren %(joker)s,", "jokeren %(jokr)s,")
         message = check_error(preview.root, monkeypatch)
         assert re.match(rf"{re.escape(str(DANISH_PO))}:\d+: error: \[placeholders\]", message), message
         preview.wait_for(f"the warning {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
@@ -273,7 +273,7 @@ def test_build_still_fails_on_a_bad_input(
         edit(root / "rules.yaml", "  joker: 20\n", "  joker: 20: oops\n")
         message = expected_error(root, lambda: load_rules("rules.yaml"), monkeypatch)
     else:
-        edit(root / DANISH_PO, "jokeren %(joker)s point", "jokeren %(jokr)s point")
+        edit(root / DANISH_PO, "jokeren %(joker)s,", "jokeren %(jokr)s,")
         message = check_error(root, monkeypatch)  # the strict build refuses it in check's words
     out = tmp_path / "site"
     result = subprocess.run(
