@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MKDOCS := $(VENV)/bin/mkdocs
 STAMP := $(VENV)/.installed
-APT_PACKAGES := chromium fonts-lohit-deva
+APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri
 # Pages and sitemaps carry the date of the last commit, so two builds of one commit are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export NO_MKDOCS_2_WARNING := 1
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 browser-deps:
-	@if [ -x /usr/bin/chromium ] && dpkg -s fonts-lohit-deva >/dev/null 2>&1; then :; else \
+	@if [ -x /usr/bin/chromium ] && dpkg -s $(filter fonts-%,$(APT_PACKAGES)) >/dev/null 2>&1; then :; else \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
 	fi

@@ -105,8 +105,11 @@ def minimum_grouping_digits(locale: Locale) -> int:
 class Formatter:
     """Numbers, percentages and lists in the conventions of one locale."""
 
-    def __init__(self, locale: Locale) -> None:
+    def __init__(self, locale: Locale, isolate: bool = False) -> None:
+        """``isolate``: wrap numbers in ``<bdi>``, so that on a right-to-left page a number stays
+        in its place beside the words around it (and "11 + 20 = 31" reads in its own order)."""
         self.locale = locale
+        self.isolate = isolate
         system = locale.default_numbering_system
         self.system = system if system in _ZERO else "latn"
         zero = _ZERO.get(self.system)
@@ -118,9 +121,10 @@ class Formatter:
 
     def number(self, value: int) -> str:
         grouped = value >= self._grouping_from or value <= -self._grouping_from
-        return self._native(
+        text = self._native(
             format_decimal(value, locale=self.locale, group_separator=grouped, numbering_system=self.system)
         )
+        return f"<bdi>{text}</bdi>" if self.isolate else text
 
     def percent(self, value: Fraction, exact: bool = True) -> str:
         """A share as a percentage: exact for rules ("12.5 %"), whole for statistics ("99 %")."""

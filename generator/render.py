@@ -224,7 +224,7 @@ class Workspace:
             pgettext=translate.pgettext,
             npgettext=translate.npgettext,
         )
-        fmt = Formatter(language.locale)
+        fmt = Formatter(language.locale, isolate=language.direction == "rtl")
         pages = []
         try:
             context = page_context(self.rules, translate, fmt, status)

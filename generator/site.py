@@ -234,6 +234,12 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         return html_direction(output, self.site.language.direction if self.site else "ltr")
 
+    def on_post_template(self, output_content: str, /, *, template_name: str, config: MkDocsConfig) -> str:
+        """The theme's own pages (404.html) too: they are no Markdown page."""
+        if not template_name.endswith(".html"):
+            return output_content  # sitemap.xml
+        return html_direction(output_content, self.site.language.direction if self.site else "ltr")
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if sitebuild.current() is not None or self.rendering is None:
             return  # a language build: only the main build orchestrates

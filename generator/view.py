@@ -30,9 +30,10 @@ class CardChip:
     @property
     def html(self) -> str:
         return (
-            f'<span class="rd-card rd-{self.colour}" role="img" aria-label="{attribute(self.name)}"'
-            f' data-card="{self.code}"><span class="rd-suit" aria-hidden="true">{self.symbol}</span>'
-            f" {self.name}</span>"
+            # dir="auto" isolates the chip: on a right-to-left page it neither reorders nor is reordered.
+            f'<span class="rd-card rd-{self.colour}" dir="auto" role="img"'
+            f' aria-label="{attribute(self.name)}" data-card="{self.code}">'
+            f'<span class="rd-suit" aria-hidden="true">{self.symbol}</span> {self.name}</span>'
         )
 
 

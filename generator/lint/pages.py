@@ -136,12 +136,16 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
         for key, candidates in other_texts.items():
             if key in reported or key not in own or set(candidates) <= set(own[key]):
                 continue
+            mine = [" ".join(form.split()) for form in own[key]]
             hit = next(
                 (
                     segment
                     for form in candidates
+                    if form not in own[key]
                     for segment in printf.literal_runs(form)
-                    if _first_pair(segment) in pairs and contains(plain, segment)
+                    if _first_pair(segment) in pairs
+                    and not any(segment in text for text in mine)  # what its own translation says
+                    and contains(plain, segment)
                 ),
                 None,
             )
