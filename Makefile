@@ -1,12 +1,14 @@
 # Quick start: `make site` builds the multilingual site into site/; `make test` runs every test.
-# Both set up what they need: a virtualenv in .venv (pip) and, for the browser tests,
-# Debian's Chromium and a Devanagari font (apt-get).
+# Both set up what they need, and only that: `make site` a virtualenv in .venv with the tool
+# alone; `make test` adds the test tools (pip) and, for the browser tests, Debian's Chromium
+# and fonts for Devanagari, CJK and Arabic script (apt-get).
 
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 MKDOCS := $(VENV)/bin/mkdocs
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-tool
+TEST_STAMP := $(VENV)/.installed-test
 APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri
 # Pages and sitemaps carry the date of the last commit, so two builds of one commit are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
@@ -16,11 +18,14 @@ export NO_MKDOCS_2_WARNING := 1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e .
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(TEST_STAMP)
+
+setup: $(TEST_STAMP)
 
 browser-deps:
 	@if [ -x /usr/bin/chromium ] && dpkg -s $(filter fonts-%,$(APT_PACKAGES)) >/dev/null 2>&1; then :; else \
@@ -37,12 +42,12 @@ serve: $(STAMP)
 check: $(STAMP)
 	$(PY) -m generator check
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/ruff format --check generator tests bench
 	$(VENV)/bin/mypy
 
-test: $(STAMP) browser-deps
+test: $(TEST_STAMP) browser-deps
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/mypy
 	$(PY) -m pytest

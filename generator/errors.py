@@ -34,6 +34,17 @@ class RulesdocError(Exception):
         return f"{self.location}: {text}" if self.location else text
 
 
+class Refusal(RulesdocError):
+    """Several one-line errors at once (the strict build's refusal of what ``check`` reports)."""
+
+    def __init__(self, summary: str, lines: list[str]) -> None:
+        super().__init__(summary)
+        self.lines = lines
+
+    def __str__(self) -> str:
+        return "\n  ".join([" ".join(self.message.split()), *self.lines])
+
+
 def display_path(path: Path | str) -> str:
     """A path as the user gave it, relative to the working directory when inside it."""
     p = Path(path)

@@ -218,30 +218,12 @@ def remove_leftovers(target: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
-@contextlib.contextmanager
-def locked(target: Path, on_wait: str = "") -> Iterator[None]:
-    """One writer of ``target`` at a time: a second one waits (saying so) until the first is done.
+class FolderLock:
+    """A lock on writing ``target``, held across calls (a build's start and end are two events).
 
     The lock is ``flock`` on a file beside the target, released by the kernel when its
     holder exits however it exits, so a killed build never leaves a stale lock.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = target.parent / f".{target.name}.lock"
-    handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if on_wait:
-                print(on_wait, file=sys.stderr, flush=True)
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(handle)  # releases the lock
-
-
-class FolderLock:
-    """:func:`locked` for a lock held across calls (a build's start and end are two events)."""
 
     def __init__(self, target: Path) -> None:
         self.target = target
@@ -262,3 +244,14 @@ class FolderLock:
         if self.handle is not None:
             os.close(self.handle)
             self.handle = None
+
+
+@contextlib.contextmanager
+def locked(target: Path, on_wait: str = "") -> Iterator[None]:
+    """One writer of ``target`` at a time: a second one waits (saying so) until the first is done."""
+    lock = FolderLock(target)
+    lock.acquire(on_wait)
+    try:
+        yield
+    finally:
+        lock.release()

@@ -43,7 +43,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from generator import files, sitebuild, theme
-from generator.errors import RulesdocError, display_path
+from generator.errors import Refusal, RulesdocError, display_path
 from generator.i18n import THEME_CONTEXT, Language, Translator
 from generator.render import LanguageResult, Project, Workspace, failures
 from generator.schema import publish_schema
@@ -112,10 +112,9 @@ def prepare(project: Project, codes: list[str], strict: bool) -> Rendering:
     policy = read_policy(project.locales, [language.code for language in published], project.root)
     report = lint.check_workspace(workspace, policy, [lang.code for lang in published], None, results)
     if strict and report.errors:
-        lines = report.error_lines()
-        raise RulesdocError(
-            f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses them):\n  "
-            + "\n  ".join(lines)
+        raise Refusal(
+            f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses them):",
+            report.error_lines(),
         )
     for error in failures(results):
         raise error

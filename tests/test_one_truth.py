@@ -1,0 +1,143 @@
+"""One truth about a catalog: the strict build refuses exactly what `check` reports, in its words.
+
+Each case breaks one thing in a copy of the project, then runs the real commands a CI
+runs: `rulesdoc check` and `mkdocs build --strict`. Both pass, or both fail, and every
+error line of check is in the build's error, and the build names no other.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import copy_project
+from newlang import build_site
+
+from generator import cli, po
+from generator.i18n import catalog_path
+
+pytestmark = pytest.mark.slow
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def catalog(root: Path, code: str) -> Path:
+    return catalog_path(root / "locales", code)
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str
+    apply: Callable[[Path], None]
+    fails: bool
+    names: str = ""  # a msgid (or header text) every error line names
+
+
+def _threshold(percent: int, code: str = "da") -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        edit(catalog(root, code), 'msgstr "Spillere"', 'msgstr ""')
+        (root / "locales" / "check.yaml").write_text(f"min_translated:\n  {code}: {percent}\n", "utf-8")
+
+    return apply
+
+
+FAULTS = [
+    Fault("clean", lambda root: None, fails=False),
+    Fault(
+        "missing plural form",
+        lambda root: edit(catalog(root, "pt"), 'msgstr[2] "%(points)s pontos"\n', ""),
+        fails=True, names="'%(points)s point'",
+    ),
+    Fault(
+        "positional placeholder",
+        lambda root: edit(catalog(root, "da"), 'msgstr "Modstander %(number)s"', 'msgstr "Modstander %s"'),
+        fails=True, names="'Opponent %(number)s'",
+    ),
+    Fault(
+        "renamed placeholder",
+        lambda root: edit(catalog(root, "da"), 'msgstr "Modstander %(number)s"', 'msgstr "Modstander %(nummer)s"'),
+        fails=True, names="'Opponent %(number)s'",
+    ),
+    Fault(
+        "markup",
+        lambda root: edit(catalog(root, "nl"), 'msgstr "In het kort"', 'msgstr "In het <b>kort</b>"'),
+        fails=True, names="'In short'",
+    ),
+    Fault(
+        "fuzzy",
+        lambda root: edit(catalog(root, "ms"), 'msgid "In short"', '#, fuzzy\nmsgid "In short"'),
+        fails=True, names="'In short'",
+    ),
+    Fault(
+        "untranslated",
+        lambda root: edit(catalog(root, "hi"), 'msgid "Players"\nmsgstr "खिलाड़ी"', 'msgid "Players"\nmsgstr ""'),
+        fails=True, names="'Players'",
+    ),
+    Fault("under the threshold (da: 99 %, 1 message missing)", _threshold(99), fails=False),
+    Fault("over the threshold (da: 100 %)", _threshold(100), fails=True, names="'Players'"),
+    Fault(
+        "bad header",
+        lambda root: edit(catalog(root, "da"), "plural=(n != 1);", "plural=__import__('os').system('id');"),
+        fails=True, names="the plural expression has \"__import__(",
+    ),
+]  # fmt: skip
+
+
+def error_lines(text: str) -> set[str]:
+    return {m.group(0).strip() for m in re.finditer(r"\S+:\d*:? ?error: \[[a-z-]+\][^\n]*", text)}
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=[fault.name for fault in FAULTS])
+def test_the_strict_build_and_check_agree(tmp_path: Path, fault: Fault) -> None:
+    root = copy_project(tmp_path / "project")
+    fault.apply(root)
+    check = subprocess.run(
+        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    build = build_site(root, tmp_path / "site")
+    built = build.stdout + build.stderr
+    assert "Traceback" not in check.stderr + built
+    assert (check.returncode == 1) == fault.fails, check.stdout + check.stderr
+    assert (build.returncode != 0) == fault.fails, built
+    reported, refused = error_lines(check.stdout), error_lines(built)
+    assert reported == refused, f"check:\n{sorted(reported)}\nbuild:\n{sorted(refused)}"
+    if fault.fails:
+        assert reported and all(fault.names in line for line in reported), reported
+        assert not (tmp_path / "site" / "scoring.html").exists(), "a refused build writes no site"
+
+
+def test_one_check_parses_each_catalog_once(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    po.parse_count.clear()
+    assert cli.main(["--root", str(root), "check"]) == 0
+    parsed = {path.relative_to(root.resolve()).as_posix(): n for path, n in po.parse_count.items()}
+    files = {p.relative_to(root).as_posix() for p in (root / "locales").rglob("*.po*")}
+    assert parsed == dict.fromkeys(files, 1)
+
+
+def test_one_count_in_check_the_build_and_the_status_page(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    edit(catalog(root, "da"), 'msgstr "Spillere"', 'msgstr ""')
+    edit(catalog(root, "da"), 'msgid "In short"', '#, fuzzy\nmsgid "In short"')
+    (root / "locales" / "check.yaml").write_text("min_translated:\n  da: 90\n", "utf-8")
+    check = subprocess.run(
+        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    row = next(line.split() for line in check.stdout.splitlines() if re.match(r"da\s+\d", line))
+    translated, fuzzy, untranslated = (int(n) for n in row[1:4])
+    assert (fuzzy, untranslated) == (1, 1)
+    assert build_site(root, tmp_path / "site").returncode == 0  # 90 % allowed: warnings
+    status = (tmp_path / "site" / "translation-status.html").read_text("utf-8")
+    cells = re.search(r"<td>Dansk \(<code>da</code>\)</td>(.*?)</tr>", status, re.S)
+    assert cells, status
+    numbers = [int(n) for n in re.findall(r"<td[^>]*>(?:<bdi>)?(\d+)", cells.group(1))[:3]]
+    assert numbers == [translated, fuzzy, untranslated]
