@@ -77,7 +77,7 @@ def judge(
     problems = list(plural)
     source = ids(message)
     if NO_FORMAT not in message.flags:
-        count = count_names.get(source[0]) if message.pluralizable else None
+        count = _Count(count_names, source[0]) if message.pluralizable else None
         used = rule.samples_by_form() if (rule is not None and message.pluralizable) else {}
         for index, text in enumerate(texts):
             label = f"plural form {index}: " if message.pluralizable else ""
@@ -114,8 +114,23 @@ def _plural_problems(message: Message, written: int, rule: PluralForms | None) -
 # ---------------------------------------------------------------- placeholders
 
 
+@dataclass(frozen=True)
+class _Count:
+    """The placeholder that prints a plural message's count, looked up only when a form lacks one
+    (finding it means reading the templates' syntax trees: most runs never need it)."""
+
+    names: Mapping[str, str]
+    msgid: str
+
+    def name(self) -> str | None:
+        return self.names.get(self.msgid)
+
+
 def placeholder_problems(
-    source: tuple[str, ...], text: str, count: str | None = None, used_for: tuple[int, ...] | None = None
+    source: tuple[str, ...],
+    text: str,
+    count: str | _Count | None = None,
+    used_for: tuple[int, ...] | None = None,
 ) -> list[str]:
     """What is wrong with the placeholders of one form, each as a sentence a translator can act on."""
     expected = {p.name: p for s in source for p in printf.scan(s).placeholders if p.name is not None}
@@ -141,6 +156,8 @@ def placeholder_problems(
         elif token.text != source_token.text:
             why = "a width or precision is unbounded work" if token.spec else "the page would misprint"
             problems.append(f"{token.text} where the source has {source_token.text}: {why}")
+    if missing and isinstance(count, _Count):
+        count = count.name()
     for token in missing:
         if token.name == count and used_for is not None and len(used_for) == 1:
             continue  # a form used for exactly one number may say that number in words
@@ -199,8 +216,13 @@ def _tag_token(match: re.Match[str]) -> str:
     return "<" + closing + " ".join([name.lower(), *attributes]) + ">"
 
 
+_MARKUP_CHARACTERS = re.compile(r"[<`*_\[]")  # no markup token can be written without one of these
+
+
 def markup_problems(source: tuple[str, ...], text: str, index: int = 0) -> list[str]:
     """Markup of a translation matches the source's (in any order); it may add no tag or attribute."""
+    if not _MARKUP_CHARACTERS.search(text) and not any(_MARKUP_CHARACTERS.search(s) for s in source):
+        return []  # plain text on both sides: the common case, decided without tokenizing
     sources = [markup_tokens(s) for s in source]
     found = markup_tokens(text)
     if any(found == s for s in sources):

@@ -41,17 +41,22 @@ class PluralForms:
     count: int
     expression: str  # as written, whitespace normalized
     select: Rule
+    picks: tuple[int, ...]  # the form of each of SAMPLES, worked out once
 
     @property
     def header(self) -> str:
         return f"nplurals={self.count}; plural={self.expression};"
 
-    def samples_by_form(self) -> dict[int, tuple[int, ...]]:
+    @functools.cached_property
+    def by_form(self) -> dict[int, tuple[int, ...]]:
         """Which sample counts each form is used for: the lint names "n = 0, 1" for form 0."""
         used: dict[int, list[int]] = {index: [] for index in range(self.count)}
-        for n in SAMPLES:
-            used.setdefault(self.select(n), []).append(n)
+        for n, form in zip(SAMPLES, self.picks, strict=True):
+            used[form].append(n)
         return {index: tuple(numbers) for index, numbers in used.items()}
+
+    def samples_by_form(self) -> dict[int, tuple[int, ...]]:
+        return self.by_form
 
 
 _HEADER = re.compile(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.*?)\s*;?\s*")
@@ -72,14 +77,20 @@ def parse(header: str) -> PluralForms:
         raise PluralFormsError(
             f"the plural expression is {len(text)} characters long; at most {MAX_EXPRESSION}"
         )
+    return _parse_checked(count, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_checked(count: int, text: str) -> PluralForms:
+    """Every catalog of a language has the same header: parse and check it once per run."""
     select = _Parser(text).expression_only()
-    for n in SAMPLES:
-        form = select(n)
+    picks = tuple(select(n) for n in SAMPLES)
+    for n, form in zip(SAMPLES, picks, strict=True):
         if not 0 <= form < count:
             raise PluralFormsError(
                 f"the plural expression picks form {form} for n = {n}; nplurals is {count}"
             )
-    return PluralForms(count, text, select)
+    return PluralForms(count, text, select, picks)
 
 
 @functools.cache
@@ -94,8 +105,7 @@ def differences(catalog: PluralForms, reference: PluralForms) -> list[int]:
     pairing: dict[int, int] = {}
     reverse: dict[int, int] = {}
     odd = []
-    for n in SAMPLES:
-        ours, theirs = catalog.select(n), reference.select(n)
+    for n, ours, theirs in zip(SAMPLES, catalog.picks, reference.picks, strict=True):
         if pairing.setdefault(ours, theirs) != theirs or reverse.setdefault(theirs, ours) != ours:
             odd.append(n)
     return odd
@@ -103,7 +113,7 @@ def differences(catalog: PluralForms, reference: PluralForms) -> list[int]:
 
 def same_meaning(catalog: PluralForms, reference: PluralForms) -> bool:
     """The same forms for the same counts, in the same order (the order is the msgstr[N] index)."""
-    return catalog.count == reference.count and all(catalog.select(n) == reference.select(n) for n in SAMPLES)
+    return catalog.count == reference.count and catalog.picks == reference.picks
 
 
 def describe(rule: PluralForms) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -142,6 +142,29 @@ def plural_counts(env: jinja2.Environment, templates: Path) -> dict[str, str]:
     return found
 
 
+class LazyCounts(Mapping[str, str]):
+    """:func:`plural_counts`, worked out on first use: a catalog whose plural forms all print
+    their count never needs the templates parsed for it."""
+
+    def __init__(self, env: jinja2.Environment, templates: Path) -> None:
+        self.env, self.templates = env, templates
+        self._found: dict[str, str] | None = None
+
+    def _counts(self) -> dict[str, str]:
+        if self._found is None:
+            self._found = plural_counts(self.env, self.templates)
+        return self._found
+
+    def __getitem__(self, msgid: str) -> str:
+        return self._counts()[msgid]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts())
+
+    def __len__(self) -> int:
+        return len(self._counts())
+
+
 @dataclass
 class Workspace:
     """Everything one run reads, read once and shared by the build, ``check`` and the CLI."""
@@ -152,7 +175,7 @@ class Workspace:
     names: tuple[str, ...]
     env: jinja2.Environment
     template: LoadedCatalog | None  # messages.pot, if there is one
-    count_names: dict[str, str]
+    count_names: Mapping[str, str]
     verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
 
     @classmethod
@@ -161,7 +184,7 @@ class Workspace:
         languages = discover_languages(project.locales, project.root, required)
         env = make_environment(project.templates)
         names = tuple(page_templates(project.templates))
-        count_names = plural_counts(env, project.templates)
+        count_names = LazyCounts(env, project.templates)
         template = po.load(project.pot, project.root) if project.pot.is_file() else None
         workspace = cls(
             project, load_rules(project.rules, project.root), languages, names, env, template, count_names
