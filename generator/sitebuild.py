@@ -159,7 +159,7 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, parallel: bool) 
     global _pending
     codes = [site.language.code for site in list(rendering.sites.values())[1:]]
     _pending = (rendering, config)
-    workers = min(len(codes), os.cpu_count() or 1)
+    workers = min(len(codes), _workers())
     try:
         if parallel and workers > 1:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -174,6 +174,12 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, parallel: bool) 
 
 
 _pending: tuple[Rendering, MkDocsConfig] | None = None  # read by forked workers
+
+
+def _workers() -> int:
+    """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling)."""
+    setting = os.environ.get("RULESDOC_WORKERS", "")
+    return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
 
 
 def _build_one(code: str) -> str | None:

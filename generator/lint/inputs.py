@@ -35,6 +35,8 @@ class Shared:
     # Every language's usable texts per message, the source's being the msgid itself:
     # what may (and may not) appear on each page.
     texts: Mapping[str, Mapping[Key, tuple[str, ...]]] = field(default_factory=dict)
+    # texts by their first two words, for the foreign-text check: filled on first use
+    pair_index: dict[tuple[str, str], list[tuple[str, Key, str, str]]] = field(default_factory=dict)
 
     @property
     def template_path(self) -> Path:

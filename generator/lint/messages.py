@@ -6,6 +6,7 @@ build uses to decide what a page may show: the linter only reports them.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -43,10 +44,10 @@ def terminology(subject: Subject, message: Message) -> Iterator[Finding]:
     """A message whose source uses a glossary concept uses one of this language's terms for it."""
     if subject.glossary is None:
         return
-    source = " ".join(" ".join(printf.literal_runs(text)) for text in ids(message))
+    source = fold(" ".join(" ".join(printf.literal_runs(text)) for text in ids(message)))
     for concept, english in subject.shared.concepts.items():
         terms = subject.glossary.get(concept)
-        if not terms or not any(whole_word(form, source) for form in english):
+        if not terms or not any(_word_pattern(form).search(source) for form in english):
             continue
         for index, form in enumerate(forms(message.string)):
             if not any(fold(term) in fold(form) for term in terms):
@@ -63,4 +64,9 @@ def fold(text: str) -> str:
 
 
 def whole_word(form: str, text: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(fold(form))}(?!\w)", fold(text)) is not None
+    return _word_pattern(form).search(fold(text)) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _word_pattern(form: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(fold(form))}(?!\w)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from babel.messages.catalog import Message
 from generator import files
 from generator import placeholders as printf
 from generator.errors import Location, RulesdocError, display_path
-from generator.lint.inputs import Subject
+from generator.lint.inputs import Shared, Subject
 from generator.lint.model import Finding, check, short
 from generator.locales import SOURCE_LANGUAGE
 from generator.po import Key, forms
@@ -134,30 +135,17 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
             for run in printf.literal_runs(form):
                 if len(_WORD.findall(run)) >= 2:
                     plain = plain.replace(run, " ")
-    pairs = _word_pairs(plain)  # a quick "cannot be there" before the slower search
+    own_sets = {key: frozenset(forms) for key, forms in own.items()}
     reported: set[Key] = set()
-    for other, other_texts in texts.items():
-        if other == subject.code:
-            continue
-        what = "the English source" if other == SOURCE_LANGUAGE else f"the {other!r} translation"
-        for key, candidates in other_texts.items():
-            if key in reported or key not in own or set(candidates) <= set(own[key]):
+    # Only texts whose first two words are on the page can be on it: look those up by pair.
+    for pair in sorted(_word_pairs(plain)):
+        for other, key, form, segment in _index(subject.shared).get(pair, ()):
+            if other == subject.code or key in reported or key not in own or form in own_sets[key]:
                 continue
-            mine = [" ".join(form.split()) for form in own[key]]
-            hit = next(
-                (
-                    segment
-                    for form in candidates
-                    if form not in own[key]
-                    for segment in printf.literal_runs(form)
-                    if _first_pair(segment) in pairs
-                    and not any(segment in text for text in mine)  # what its own translation says
-                    and contains(plain, segment)
-                ),
-                None,
-            )
-            if hit is None:
-                continue
+            if any(segment in text for text in _flat(own[key])) or not contains(plain, segment):
+                continue  # its own translation says it, or it is not there
+            hit = segment
+            what = "the English source" if other == SOURCE_LANGUAGE else f"the {other!r} translation"
             reported.add(key)
             carrier = _entry_containing(subject, hit)
             if carrier is not None:
@@ -169,6 +157,36 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
             yield subject.finding(
                 f"{subject.code}/{page.name}: {text}", carrier, msgid=key[0] if carrier is None else ""
             )
+
+
+def _index(shared: Shared) -> dict[tuple[str, str], list[tuple[str, Key, str, str]]]:
+    """Every language's texts of two words or more, by their first two words; built once a run."""
+    if not shared.pair_index:
+        for code, by_key in shared.texts.items():
+            for key, forms in by_key.items():
+                for form in dict.fromkeys(forms):
+                    for segment, pair in _segments(form):
+                        shared.pair_index.setdefault(pair, []).append((code, key, form, segment))
+    return shared.pair_index
+
+
+@functools.lru_cache(maxsize=65536)
+def _segments(form: str) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """A text's literal runs of two words or more, each with its first two words (the quick test).
+
+    Cached: every language's pages are searched for every other language's texts.
+    """
+    found = []
+    for segment in printf.literal_runs(form):
+        pair = _first_pair(segment)
+        if pair is not None:
+            found.append((segment, pair))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=65536)
+def _flat(forms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(" ".join(form.split()) for form in forms)
 
 
 def _word_pairs(text: str) -> set[tuple[str, str]]:
