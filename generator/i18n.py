@@ -14,7 +14,7 @@ with the template line that asked for it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,7 +91,10 @@ def language_of(loaded: LoadedCatalog, code: str, formatting: str | None = None)
 
 
 def discover_languages(
-    locales_dir: Path, root: Path | None = None, required: Sequence[str] | None = None
+    locales_dir: Path,
+    root: Path | None = None,
+    required: Sequence[str] | None = None,
+    read: Callable[[Path, Path | None], LoadedCatalog] = load,
 ) -> list[Language]:
     """The source language first, then every catalog under ``locales/`` in code order.
 
@@ -105,7 +108,7 @@ def discover_languages(
                 continue
             formatting = cldr.PSEUDO_LOCALE if code == cldr.PSEUDO_CODE else None
             try:
-                languages.append(language_of(load(catalog_path(locales_dir, code), root), code, formatting))
+                languages.append(language_of(read(catalog_path(locales_dir, code), root), code, formatting))
             except RulesdocError:
                 if required is None or code in required:
                     raise

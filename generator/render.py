@@ -9,6 +9,7 @@ error means: the CLI and the site apply the policy, ``check`` reports.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -33,6 +34,7 @@ from generator.locales import Formatter
 from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
+from generator.preview import Memory, folder_stamp
 from generator.rules import load_rules
 from generator.view import page_context
 
@@ -179,19 +181,34 @@ class Workspace:
     verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, project: Project, required: Sequence[str] | None = None) -> Workspace:
-        """``required``: the catalogs that must load (default: all); see :func:`discover_languages`."""
-        languages = discover_languages(project.locales, project.root, required)
-        env = make_environment(project.templates)
+    def load(
+        cls, project: Project, required: Sequence[str] | None = None, memory: Memory | None = None
+    ) -> Workspace:
+        """``required``: the catalogs that must load (default: all); see :func:`discover_languages`.
+        ``memory``: the preview's, to read again only what changed since its last rebuild."""
+        read = memory.load if memory is not None else po.load
+        languages = discover_languages(project.locales, project.root, required, read)
+        env = (
+            memory.environment(project.templates, make_environment)
+            if memory
+            else make_environment(project.templates)
+        )
         names = tuple(page_templates(project.templates))
         count_names = LazyCounts(env, project.templates)
-        template = po.load(project.pot, project.root) if project.pot.is_file() else None
+        template = read(project.pot, project.root) if project.pot.is_file() else None
         workspace = cls(
             project, load_rules(project.rules, project.root), languages, names, env, template, count_names
         )
+        basis = folder_stamp(project.templates) if memory is not None else None
         for language in languages:
-            if language.catalog is not None:
-                workspace.verdicts[language.code] = judge_catalog(language.catalog, count_names)
+            catalog = language.catalog
+            if catalog is None:
+                continue
+            judge = functools.partial(judge_catalog, catalog, count_names)
+            if memory is not None:
+                workspace.verdicts[language.code] = memory.judged(language.code, catalog, basis, judge)
+            else:
+                workspace.verdicts[language.code] = judge()
         return workspace
 
     @property

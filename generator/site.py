@@ -42,9 +42,10 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from generator import files, sitebuild, theme
+from generator import files, preview, sitebuild, theme
 from generator.errors import Refusal, RulesdocError, display_path
 from generator.i18n import THEME_CONTEXT, Language, Translator
+from generator.preview import Memory
 from generator.render import LanguageResult, Project, Workspace, failures
 from generator.schema import publish_schema
 
@@ -97,20 +98,23 @@ def theme_language(language: Language) -> str:
     return f"rulesdoc-{language.tag}"
 
 
-def prepare(project: Project, codes: list[str], strict: bool) -> Rendering:
+def prepare(project: Project, codes: list[str], strict: bool, memory: Memory | None = None) -> Rendering:
     """Read, render and judge every language; raise the one-line error for unreadable input,
-    and, when strict, every error ``check`` would report."""
+    and, when strict, every error ``check`` would report.
+
+    ``memory`` (the preview's): render and judge again only the languages an edit changed.
+    """
     from generator import lint
     from generator.i18n import SOURCE, select_languages
     from generator.policy import read_policy
 
-    workspace = Workspace.load(project)
+    workspace = Workspace.load(project, memory=memory)
     published = select_languages(workspace.languages, codes)
     if SOURCE not in published:
         published.insert(0, SOURCE)
-    results = workspace.render(published)
+    results, changed, fresh = _render(workspace, published, memory)
     policy = read_policy(project.locales, [language.code for language in published], project.root)
-    report = lint.check_workspace(workspace, policy, [lang.code for lang in published], None, results)
+    report = lint.check_workspace(workspace, policy, changed, None, results, fresh)
     if strict and report.errors:
         raise Refusal(
             f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses them):",
@@ -120,6 +124,38 @@ def prepare(project: Project, codes: list[str], strict: bool) -> Rendering:
         raise error
     warnings = report.error_lines()
     return Rendering({code: _language_site(workspace, result) for code, result in results.items()}, warnings)
+
+
+def _render(
+    workspace: Workspace, languages: list[Language], memory: Memory | None
+) -> tuple[dict[str, LanguageResult], list[str], bool]:
+    """Every language's pages; with the preview's memory, a language whose inputs did not change
+    keeps its last pages. Returns them, the codes rendered now, and whether the sources changed."""
+    codes = [language.code for language in languages]
+    if memory is None:
+        return workspace.render(languages), codes, True
+    project = workspace.project
+    configuration = (project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml")
+    sources = preview.digest(
+        project.rules.read_bytes(),
+        preview.folder_stamp(project.templates),
+        *(preview.stamp(path) for path in configuration),
+    )
+    status = workspace.status
+    results: dict[str, LanguageResult] = {}
+    changed = []
+    for language in languages:
+        catalog = preview.stamp(language.catalog.path) if language.catalog is not None else None
+        fingerprint = preview.digest(sources, catalog, status)
+        known = memory.renders.get(language.code)
+        if known is not None and known[0] == fingerprint:
+            results[language.code] = known[1]  # type: ignore[assignment]
+            continue
+        results.update(workspace.render([language]))
+        memory.renders[language.code] = (fingerprint, results[language.code])
+        changed.append(language.code)
+    fresh, memory.inputs = sources != memory.inputs, sources
+    return results, changed, fresh
 
 
 def _language_site(workspace: Workspace, result: LanguageResult) -> LanguageSite:
@@ -148,12 +184,14 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         self.site: LanguageSite | None = None
         self.final_site_dir: Path | None = None  # the real site folder, while we build beside it
         self.staging: Path | None = None
+        self.memory: Memory | None = None  # under `mkdocs serve`: what the last rebuild read and built
         self.lock: files.FolderLock | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup also keeps this plugin object across the rebuilds of `mkdocs serve`,
         # and with it the last good rendering.
         self.serving = command == "serve"
+        self.memory = Memory() if self.serving else None
 
     @event_priority(100)  # before the search plugin reads its settings
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -164,7 +202,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         else:
             self.rendering = self._render(config)
             self.site = next(iter(self.rendering.sites.values()))
-            sitebuild.configure_main(config, self.rendering)
+            sitebuild.configure_main(config, self.rendering, keep=self.serving)
             if not self.serving:
                 self._build_aside(config)
         _apply_language(config, self.site)
@@ -182,7 +220,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         )
         strict = self.config.strict and not self.serving
         try:
-            rendering = prepare(project, list(self.config.languages), strict)
+            rendering = prepare(project, list(self.config.languages), strict, self.memory)
         except RulesdocError as error:
             if not self.serving or self.last_good is None:
                 raise PluginError(str(error)) from None
@@ -244,7 +282,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             return  # a language build: only the main build orchestrates
         publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
         try:
-            sitebuild.build_languages(config, self.rendering, parallel=not self.serving)
+            sitebuild.build_languages(config, self.rendering, parallel=not self.serving, memory=self.memory)
         except RulesdocError as error:
             raise PluginError(str(error)) from None
         if self.final_site_dir is not None:

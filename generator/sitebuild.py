@@ -34,11 +34,12 @@ from mkdocs.structure.files import Files
 from mkdocs.theme import Theme
 from mkdocs.utils import templates
 
-from generator import theme
+from generator import preview, theme
 from generator.errors import RulesdocError
+from generator.preview import Memory
 
 if TYPE_CHECKING:
-    from generator.site import Rendering
+    from generator.site import LanguageSite, Rendering
 
 
 @dataclass(frozen=True)
@@ -76,12 +77,29 @@ _shared = _Shared()
 # ---------------------------------------------------------------- the main build
 
 
-def configure_main(config: MkDocsConfig, rendering: Rendering) -> None:
-    """A new run: our theme overrides go before the theme's own templates; nothing is shared yet."""
+def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = False) -> None:
+    """A new run: our theme overrides go before the theme's own templates; nothing is shared yet.
+
+    ``keep`` (a preview's rebuild, in the same process): the compiled theme stays; it reloads
+    what changed (its environment checks its templates' sources), and the languages' theme
+    strings are replaced in place, where its loader reads them.
+    """
     _insert_overrides(config)
-    _shared.env = None
-    _shared.partials = rendering.partials()
-    _shared.theme_files = frozenset()
+    partials = rendering.partials()
+    if not keep or _shared.env is None:
+        _shared.env = None
+        _shared.theme_files = frozenset()
+    else:
+        # The theme's file list and compiled templates carry over; the main build's theme hands
+        # them out, and languages whose strings changed have their partial compiled again.
+        config.theme = _SharedTheme.wrap(config.theme)
+        changed = {name for name, text in partials.items() if _shared.partials.get(name) != text}
+        cache = _shared.env.cache
+        for key in list(cache.keys()) if cache is not None else ():
+            if key[1] in changed and cache is not None:
+                del cache[key]
+    _shared.partials.clear()
+    _shared.partials.update(partials)
 
 
 def _insert_overrides(config: MkDocsConfig) -> None:
@@ -92,6 +110,8 @@ def _insert_overrides(config: MkDocsConfig) -> None:
 
 def note_theme_files(files: Files, config: MkDocsConfig) -> None:
     """The theme's files the main build copies to the site root: the language builds point there."""
+    if _shared.theme_files:
+        return  # a preview's rebuild: the list of the first build
     docs = os.path.abspath(config.docs_dir)
     _shared.theme_files = frozenset(
         f.src_uri
@@ -101,12 +121,13 @@ def note_theme_files(files: Files, config: MkDocsConfig) -> None:
 
 
 class _SharedEnvironment(jinja2.Environment):
-    """The main build's theme environment, shared by the language builds of the run."""
+    """The main build's theme environment, shared by the language builds of the run (and by the
+    rebuilds of a preview)."""
 
     def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
         # MkDocs lists the theme's files to copy them: the language builds copy none (the main
-        # build put them at the site root), and skip walking Material's ten thousand icons.
-        return []
+        # build put them at the site root), and none walks Material's ten thousand icons again.
+        return [] if current() is not None else sorted(_shared.theme_files)
 
 
 def shared_environment(env: jinja2.Environment, config: MkDocsConfig) -> jinja2.Environment:
@@ -114,7 +135,7 @@ def shared_environment(env: jinja2.Environment, config: MkDocsConfig) -> jinja2.
         return _shared.env
     shared = _SharedEnvironment(
         loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), env.loader]),  # type: ignore[list-item]
-        auto_reload=False,
+        auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
         extensions=list(env.extensions),
     )
     shared.filters.update(env.filters)
@@ -154,11 +175,25 @@ def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
     config.theme = _SharedTheme.wrap(config.theme)
 
 
-def build_languages(config: MkDocsConfig, rendering: Rendering, parallel: bool) -> None:
-    """Build every language but the source into ``<site>/<tag>/``; raise the first failure."""
+def build_languages(
+    config: MkDocsConfig, rendering: Rendering, parallel: bool, memory: Memory | None = None
+) -> None:
+    """Build every language but the source into ``<site>/<tag>/``; raise the first failure.
+
+    ``memory`` (a preview's): a language whose build would be the same as last time is not
+    built again; its last build is linked back into the site folder MkDocs emptied.
+    """
     global _pending
-    codes = [site.language.code for site in list(rendering.sites.values())[1:]]
-    _pending = (rendering, config)
+    sites = list(rendering.sites.values())[1:]
+    fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites}
+    codes = [
+        site.language.code
+        for site in sites
+        if memory is None
+        or memory.builds.get(site.language.tag) != fingerprints[site.language.code]
+        or not (Path(config.site_dir) / preview.BUILDS / site.language.tag).is_dir()
+    ]
+    _pending = (rendering, config, memory is not None)
     workers = min(len(codes), _workers())
     try:
         if parallel and workers > 1:
@@ -170,10 +205,22 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, parallel: bool) 
         _pending = None
     found = [problem for problem in problems if problem]
     if found:
+        if memory is not None:
+            memory.builds.clear()
         raise RulesdocError("; ".join(found))
+    if memory is not None:
+        for code in codes:
+            memory.builds[rendering.sites[code].language.tag] = fingerprints[code]
+        preview.restore(Path(config.site_dir), [site.language.tag for site in sites])
 
 
-_pending: tuple[Rendering, MkDocsConfig] | None = None  # read by forked workers
+def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
+    """What a language's build is made of: its pages, names, theme strings and the switcher."""
+    switcher = [(other.tag, other.name) for other in rendering.languages]
+    return preview.digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
+
+
+_pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked workers
 
 
 def _workers() -> int:
@@ -185,8 +232,10 @@ def _workers() -> int:
 def _build_one(code: str) -> str | None:
     """One language's build; returns what went wrong, as a line, or None."""
     assert _pending is not None
-    rendering, main = _pending
+    rendering, main, aside = _pending
     site = rendering.sites[code]
+    # A preview builds beside the site folder's languages, to link them back after MkDocs empties it.
+    base = Path(main.site_dir) / preview.BUILDS if aside else Path(main.site_dir)
     job = LanguageBuild(
         code=code,
         rendering=rendering,
@@ -200,7 +249,7 @@ def _build_one(code: str) -> str | None:
     try:
         sub = load_config(
             job.config_file,
-            site_dir=str(job.site_dir / site.language.tag),
+            site_dir=str(base / site.language.tag),
             site_url=job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None,
             strict=job.strict,
             use_directory_urls=job.use_directory_urls,

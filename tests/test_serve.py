@@ -202,6 +202,28 @@ def test_editing_a_template_and_a_catalog_rerenders(preview: Preview) -> None:
     assert "preview-check" in preview.get("pt")[1], "a template edit re-renders every language"
 
 
+def test_a_catalog_edit_updates_every_languages_status_page(preview: Preview) -> None:
+    """The preview rebuilds only the languages an edit changes: a new count is such a change
+    for every language's status page, a changed sentence only for its own language."""
+    catalog = preview.root / DANISH_PO
+    good = catalog.read_text("utf-8")
+
+    def danish_row(html: str) -> str:
+        found = re.search(r"<td>Dansk \(<code>da</code>\)</td>(.*?)</tr>", html, re.S)
+        return found.group(1) if found else ""
+
+    before = danish_row(preview.get("nl", "translation-status.html")[1])
+    try:
+        edit(catalog, 'msgstr "Spillere"', 'msgstr ""')
+        preview.wait_for("the new count on the Dutch status page",
+                         lambda: danish_row(preview.get("nl", "translation-status.html")[1]) not in ("", before))  # fmt: skip
+        assert "⚠" in preview.get("da")[1]
+    finally:
+        catalog.write_text(good, "utf-8")
+    preview.wait_for("the old count again",
+                     lambda: danish_row(preview.get("nl", "translation-status.html")[1]) == before)  # fmt: skip
+
+
 def test_yaml_error_keeps_last_good_pages_until_fixed(
     preview: Preview, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,5 +53,8 @@ def check_workspace(
     codes: Sequence[str] = (),
     pages_dir: Path | None = None,
     results: Mapping[str, LanguageResult] | None = None,
+    fresh: bool = True,
 ) -> Report:
-    return run(gather(workspace, policy, codes, pages_dir, results))
+    """``fresh``: extract the sources again to find a stale messages.pot (the preview skips it
+    when no source changed)."""
+    return run(gather(workspace, policy, codes, pages_dir, results, fresh))
