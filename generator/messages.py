@@ -38,9 +38,17 @@ class Status(enum.Enum):
     UNTRANSLATED = "untranslated"  # missing, empty, partly empty, or rejected: the page shows English
 
 
+class Rule(enum.Enum):
+    """The rules a translation must keep; each is also the id of the lint check reporting it."""
+
+    PLACEHOLDERS = "placeholders"
+    MARKUP = "markup"
+    PLURAL_FORMS = "plural-forms"
+
+
 @dataclass(frozen=True)
 class Problem:
-    check: str  # the lint check that reports it: "placeholders", "markup", "plural-forms"
+    rule: Rule
     text: str  # one line
 
 
@@ -82,12 +90,12 @@ def judge(
         for index, text in enumerate(texts):
             label = f"plural form {index}: " if message.pluralizable else ""
             problems += [
-                Problem("placeholders", label + p)
+                Problem(Rule.PLACEHOLDERS, label + p)
                 for p in placeholder_problems(source, text, count, used.get(index))
             ]
     for index, text in enumerate(texts):
         label = f"plural form {index}: " if message.pluralizable else ""
-        problems += [Problem("markup", label + p) for p in markup_problems(source, text, index)]
+        problems += [Problem(Rule.MARKUP, label + p) for p in markup_problems(source, text, index)]
     if problems:
         return Verdict(Status.UNTRANSLATED, tuple(problems))
     return Verdict(Status.TRANSLATED)
@@ -99,13 +107,13 @@ def _plural_problems(message: Message, written: int, rule: PluralForms | None) -
     if rule is None:
         return [
             Problem(
-                "plural-forms", "the catalog's Plural-Forms header cannot be used, so no plural entry can"
+                Rule.PLURAL_FORMS, "the catalog's Plural-Forms header cannot be used, so no plural entry can"
             )
         ]
     if written != rule.count:
         return [
             Problem(
-                "plural-forms", f"has {written} plural form(s), the Plural-Forms header says {rule.count}"
+                Rule.PLURAL_FORMS, f"has {written} plural form(s), the Plural-Forms header says {rule.count}"
             )
         ]
     return []

@@ -239,7 +239,7 @@ class Workspace:
             if catalog is not None and verdict is not None and verdict.problems:
                 problem = verdict.problems[0]
                 return RulesdocError(
-                    f"translation of {miss.key[0]!r} refused ({problem.check}): {problem.text}",
+                    f"translation of {miss.key[0]!r} refused ({problem.rule.value}): {problem.text}",
                     Location(catalog.shown, catalog.line_of(miss.key)),
                 )
         first = result.missed[0]

@@ -324,3 +324,21 @@ def test_update_sets_cldrs_plural_header_on_request_keeping_each_forms_meaning(p
         "%(points)s pontos",
         "%(points)s pontos",
     )
+
+
+@pytest.mark.parametrize(
+    ("folder", "says"),
+    [
+        ('da.x" onmouseover="alert(1)', "is not a language code"),
+        ("xx", "CLDR has no locale 'xx'"),
+        ("zh-Hant", "rename the folder to 'zh_Hant'"),
+    ],
+)
+def test_a_catalog_folder_must_be_a_cldr_code(project_copy: Path, folder: str, says: str) -> None:
+    locales = project_copy / "locales"
+    target = locales / folder / "LC_MESSAGES"
+    target.mkdir(parents=True)
+    (target / "messages.po").write_bytes(catalog_path(locales, "da").read_bytes())
+    with pytest.raises(RulesdocError, match=says) as raised:
+        discover_languages(locales)
+    assert "\n" not in str(raised.value) and folder in str(raised.value) or says in str(raised.value)

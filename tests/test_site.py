@@ -137,3 +137,24 @@ def test_the_rules_schema_is_published_once_at_the_site_root(site: Path) -> None
 
     assert (site / "rules.schema.json").read_text("utf-8") == schema_text()
     assert not (site / "da" / "rules.schema.json").exists()  # one schema for every language
+
+
+def test_a_site_name_keeps_every_character_in_every_context(tmp_path: Path) -> None:
+    """Apostrophes, quotes, ampersands and angle brackets of a translated site name are escaped
+    for where they land (text, attributes, <title>), never dropped."""
+    project = copy_project(tmp_path / "project")
+    path = catalog_path(project / "locales", "da")
+    name = "Ramis \"hjælp\" & 1 < 2 'nu'"
+    text = path.read_text("utf-8")
+    assert 'msgstr "Hjælp til Rami"' in text
+    path.write_text(
+        text.replace('msgstr "Hjælp til Rami"', f"msgstr {json.dumps(name, ensure_ascii=False)}"), "utf-8"
+    )
+    result = build_site(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "site" / "da" / "scoring.html").read_text("utf-8")
+    escaped = "Ramis &#34;hjælp&#34; &amp; 1 &lt; 2 &#39;nu&#39;"
+    assert f"<title>Tælle point - {escaped}</title>" in html
+    assert f'aria-label="{escaped}"' in html and f'title="{escaped}"' in html
+    header = re.search(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', html, re.S)
+    assert header and header.group(1) == escaped

@@ -9,7 +9,7 @@ from generator import catalogs, plurals, po
 from generator.errors import display_path
 from generator.lint.inputs import GLOSSARY_NAME, Subject
 from generator.lint.model import Finding, Severity, check
-from generator.messages import Status
+from generator.messages import Rule, Status
 from generator.po import Key, key_of
 
 UPDATE = "run `make update`"
@@ -124,7 +124,7 @@ def completeness(subject: Subject) -> Iterator[Finding]:
             )
 
 
-@check("plural-forms")
+@check(Rule.PLURAL_FORMS.value)
 def plural_forms(subject: Subject) -> Iterator[Finding]:
     """The header is usable and means what CLDR's rule means; every entry has the header's count."""
     loaded = subject.language.catalog
@@ -149,7 +149,7 @@ def plural_forms(subject: Subject) -> Iterator[Finding]:
     for entry in subject.messages():
         verdict = subject.verdicts.get(key_of(entry))
         for problem in verdict.problems if verdict else ():
-            if problem.check == "plural-forms":
+            if problem.rule is Rule.PLURAL_FORMS:
                 yield subject.finding(problem.text, entry)
 
 

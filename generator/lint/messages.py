@@ -16,27 +16,28 @@ from babel.messages.catalog import Message
 from generator import placeholders as printf
 from generator.lint.inputs import Subject
 from generator.lint.model import Finding, check
+from generator.messages import Rule
 from generator.po import forms, ids, key_of
 
 
-def _problems(subject: Subject, kind: str) -> Iterator[Finding]:
+def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:
     for entry in subject.messages():
         verdict = subject.verdicts.get(key_of(entry))
         for problem in verdict.problems if verdict else ():
-            if problem.check == kind:
+            if problem.rule is rule:
                 yield subject.finding(problem.text, entry)
 
 
-@check("placeholders")
+@check(Rule.PLACEHOLDERS.value)
 def placeholders(subject: Subject) -> Iterator[Finding]:
     """Every form carries exactly the source's placeholders: a wrong one crashes, a lost one misprints."""
-    return _problems(subject, "placeholders")
+    return _problems(subject, Rule.PLACEHOLDERS)
 
 
-@check("markup")
+@check(Rule.MARKUP.value)
 def markup(subject: Subject) -> Iterator[Finding]:
     """Markup of a translation matches the source's (order may change); it may add no tag or attribute."""
-    return _problems(subject, "markup")
+    return _problems(subject, Rule.MARKUP)
 
 
 @check("terminology", per_message=True)
