@@ -11,7 +11,7 @@ from pathlib import Path
 
 from generator import __version__, engine
 from generator.errors import Location, RulesdocError, display_path
-from generator.render import Project
+from generator.project import Project
 from generator.rules import load_rules, parse_rounds, read_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2

@@ -35,34 +35,11 @@ from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
 from generator.preview import Memory, folder_stamp
+from generator.project import Project as Project  # where the inputs live; the CLI imports it alone
 from generator.rules import load_rules
 from generator.view import page_context
 
 PAGE_SUFFIX = ".md.j2"
-TEMPLATE_NAME = "messages.pot"
-
-
-@dataclass(frozen=True)
-class Project:
-    """Where the inputs live; every path may be overridden for tests and other repositories."""
-
-    rules: Path
-    templates: Path
-    locales: Path
-    base: Path | None = None  # the project folder: babel.cfg, mkdocs.yml; default: locales' parent
-
-    @classmethod
-    def at(cls, root: Path, rules: Path | None = None, locales: Path | None = None) -> Project:
-        return cls(rules or root / "rules.yaml", root / "templates", locales or root / "locales", root)
-
-    @property
-    def root(self) -> Path:
-        """Where the project's inputs may live: a symlink out of it is refused."""
-        return self.base if self.base is not None else self.locales.parent
-
-    @property
-    def pot(self) -> Path:
-        return self.locales / TEMPLATE_NAME
 
 
 @dataclass(frozen=True)
