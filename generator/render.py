@@ -156,6 +156,7 @@ class Workspace:
     template: LoadedCatalog | None  # messages.pot, if there is one
     count_names: Mapping[str, str]
     verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
+    counted: dict[str, CatalogStats] = field(default_factory=dict)
 
     @classmethod
     def load(
@@ -188,17 +189,21 @@ class Workspace:
                 workspace.verdicts[language.code] = judge()
         return workspace
 
-    @property
+    @functools.cached_property
     def template_keys(self) -> list[Key]:
         if self.template is not None:
             return [po.key_of(m) for m in self.template.messages()]
         return []
 
     def stats(self, language: Language) -> CatalogStats:
-        keys = self.template_keys
-        if not keys and language.catalog is not None:
-            keys = [po.key_of(m) for m in language.catalog.messages()]
-        return count(language, keys, self.verdicts.get(language.code, {}))
+        """The one count of a language's messages (its verdicts are made once: so is the count)."""
+        known = self.counted.get(language.code)
+        if known is None:
+            keys = self.template_keys
+            if not keys and language.catalog is not None:
+                keys = [po.key_of(m) for m in language.catalog.messages()]
+            known = self.counted[language.code] = count(language, keys, self.verdicts.get(language.code, {}))
+        return known
 
     @property
     def status(self) -> tuple[CatalogStats, ...]:
