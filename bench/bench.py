@@ -900,7 +900,7 @@ def goal_rows(rows: list[Row]) -> list[Row]:
         if not deciding:
             summary.append(Row(f"{number}. {text}", "not measured (skipped)"))
             continue
-        value = "; ".join(f"{r.what.strip()}: {r.value}" for r in deciding)
+        value = "; ".join(f"{r.what.strip()}: {r.value} ({r.verdict})" for r in deciding)
         summary.append(Row(f"{number}. {text}", value, "", all(r.ok for r in deciding)))
     return summary
 
