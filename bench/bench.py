@@ -635,10 +635,11 @@ BUILT_IN = re.compile(r"Documentation built in ([\d.]+) seconds")
 
 
 def last_build_seconds(log_path: Path, offset: int) -> float | None:
-    """MkDocs' own figure for the rebuild logged after ``offset``: its last "built in" line is
-    the main build's (the language builds log theirs inside it)."""
+    """MkDocs' own figure for the rebuild logged after ``offset``: the largest "built in" line is
+    the main build's (the language builds log theirs inside it, and a second save event may
+    bring a second rebuild)."""
     found = BUILT_IN.findall(log_path.read_bytes()[offset:].decode(errors="replace"))
-    return float(found[-1]) if found else None
+    return max(map(float, found)) if found else None
 
 
 def served(url: str, text: str) -> bool:
