@@ -276,7 +276,7 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     codes = (
         [language.code for language in select_languages(workspace.languages, args.lang)] if args.lang else []
     )
-    report = lint.check_workspace(workspace, policy, codes, args.pages)
+    report = lint.check_workspace(workspace, policy, codes or None, args.pages)
     print(FORMATS[args.format](report))
     return EXIT_FINDINGS if report.errors else EXIT_OK
 

@@ -194,10 +194,10 @@ def build_languages(
         or not (Path(config.site_dir) / preview.BUILDS / site.language.tag).is_dir()
     ]
     _pending = (rendering, config, memory is not None)
-    workers = min(len(codes), _workers())
+    processes = min(len(codes), workers())
     try:
-        if parallel and workers > 1:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+        if parallel and processes > 1:
+            with multiprocessing.get_context("fork").Pool(processes) as pool:
                 problems = pool.map(_build_one, codes, chunksize=1)
         else:
             problems = [_build_one(code) for code in codes]
@@ -223,7 +223,7 @@ def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
 _pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked workers
 
 
-def _workers() -> int:
+def workers() -> int:
     """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling)."""
     setting = os.environ.get("RULESDOC_WORKERS", "")
     return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)

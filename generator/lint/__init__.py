@@ -17,40 +17,42 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
-from generator.lint.inputs import Subject, gather
-from generator.lint.model import REGISTRY, Report, Severity, Summary, run_check
+from generator.lint.inputs import Subject, gather, share, subject
+from generator.lint.model import REGISTRY, Finding, Report, Severity, Summary, run_check
 from generator.policy import Policy
 from generator.render import LanguageResult, Workspace
 
-__all__ = ["REGISTRY", "Report", "Severity", "check_workspace", "run"]
+__all__ = ["REGISTRY", "Report", "Severity", "check_workspace", "gather", "run", "share", "subject"]
 
 
 def run(subjects: Sequence[Subject]) -> Report:
-    findings = []
-    summaries = []
-    with_pages = any(s.shared.pages_dir is not None for s in subjects)
-    for subject in subjects:
-        mine = [
-            f
-            for entry in REGISTRY
-            if with_pages or not entry.needs_pages_dir
-            for f in run_check(entry, subject)
-        ]
-        findings.extend(mine)
-        stats = subject.stats
-        errors = sum(f.severity is Severity.ERROR for f in mine)
-        warnings = len(mine) - errors
-        summaries.append(
-            Summary(subject.code, subject.language.name, stats.translated, stats.fuzzy, stats.untranslated,
-                    errors, warnings, subject.shown_path)
-        )  # fmt: skip
-    return Report(tuple(findings), tuple(summaries))
+    return assemble([run_subject(subject) for subject in subjects])
+
+
+def run_subject(subject: Subject) -> tuple[list[Finding], Summary]:
+    """One language's findings and its row of the summary table."""
+    with_pages = subject.shared.pages_dir is not None
+    mine = [
+        f for entry in REGISTRY if with_pages or not entry.needs_pages_dir for f in run_check(entry, subject)
+    ]
+    stats = subject.stats
+    errors = sum(f.severity is Severity.ERROR for f in mine)
+    summary = Summary(
+        subject.code, subject.language.name, stats.translated, stats.fuzzy, stats.untranslated,
+        errors, len(mine) - errors, subject.shown_path,
+    )  # fmt: skip
+    return mine, summary
+
+
+def assemble(parts: Sequence[tuple[list[Finding], Summary]]) -> Report:
+    """The report of languages checked one by one (perhaps in other processes), in their order."""
+    return Report(tuple(f for findings, _ in parts for f in findings), tuple(summary for _, summary in parts))
 
 
 def check_workspace(
     workspace: Workspace,
     policy: Policy,
-    codes: Sequence[str] = (),
+    codes: Sequence[str] | None = None,
     pages_dir: Path | None = None,
     results: Mapping[str, LanguageResult] | None = None,
     fresh: bool = True,

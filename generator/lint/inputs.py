@@ -114,15 +114,27 @@ class Subject:
 def gather(
     workspace: Workspace,
     policy: Policy,
-    codes: Sequence[str] = (),
+    codes: Sequence[str] | None = None,
     pages_dir: Path | None = None,
     results: Mapping[str, LanguageResult] | None = None,
     fresh: bool = True,
+    source: bool = True,
 ) -> list[Subject]:
-    """The subjects to check: the source language and every chosen catalog, rendered once.
+    """The subjects to check: the source language and the chosen catalogs (None: every one).
 
     ``results``: a render the caller already made (the build's); otherwise one is made here.
+    ``source``: include the source language (messages.pot's checks).
     """
+    shared = share(workspace, policy, pages_dir, fresh)
+    chosen = ([SOURCE] if source else []) + [language for language in workspace.languages if (
+        not language.is_source and (codes is None or language.code in codes))]  # fmt: skip
+    if results is None:
+        results = workspace.render(chosen)
+    return [subject(shared, language, results.get(language.code)) for language in chosen]
+
+
+def share(workspace: Workspace, policy: Policy, pages_dir: Path | None = None, fresh: bool = True) -> Shared:
+    """What every language's checks read; ``fresh``: extract the sources to compare with messages.pot."""
     root = workspace.project.root
     if workspace.template is None:
         raise RulesdocError(
@@ -130,13 +142,8 @@ def gather(
         )
     if pages_dir is not None and not pages_dir.is_dir():
         raise RulesdocError("pages folder not found", Location(display_path(pages_dir)))
-    chosen = [SOURCE] + [language for language in workspace.languages if not language.is_source and (
-        not codes or language.code in codes)]  # fmt: skip
-    if results is None:
-        results = workspace.render(chosen)
-    locales = workspace.project.locales
-    concepts = read_glossary(locales / GLOSSARY_NAME, "English forms", root) or {}
-    shared = Shared(
+    concepts = read_glossary(workspace.project.locales / GLOSSARY_NAME, "English forms", root) or {}
+    return Shared(
         workspace=workspace,
         policy=policy,
         fresh=catalogs.extract(root) if fresh else None,
@@ -144,15 +151,18 @@ def gather(
         pages_dir=pages_dir,
         texts=_texts(workspace),
     )
-    subjects = []
-    for language in chosen:
-        glossary_path = locales / language.code / GLOSSARY_NAME
-        glossary = None if language.is_source else read_glossary(glossary_path, "accepted terms", root)
-        subjects.append(
-            Subject(language, shared, workspace.verdicts.get(language.code, {}), results.get(language.code),
-                    glossary, glossary_path)
-        )  # fmt: skip
-    return subjects
+
+
+def subject(shared: Shared, language: Language, result: LanguageResult | None) -> Subject:
+    """One language to check, with its glossary and its render."""
+    workspace = shared.workspace
+    glossary_path = workspace.project.locales / language.code / GLOSSARY_NAME
+    glossary = (
+        None if language.is_source else read_glossary(glossary_path, "accepted terms", workspace.project.root)
+    )
+    return Subject(
+        language, shared, workspace.verdicts.get(language.code, {}), result, glossary, glossary_path
+    )
 
 
 def _texts(workspace: Workspace) -> dict[str, dict[Key, tuple[str, ...]]]:

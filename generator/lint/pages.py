@@ -139,7 +139,7 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
     reported: set[Key] = set()
     # Only texts whose first two words are on the page can be on it: look those up by pair.
     for pair in sorted(_word_pairs(plain)):
-        for other, key, form, segment in _index(subject.shared).get(pair, ()):
+        for other, key, form, segment in index(subject.shared).get(pair, ()):
             if other == subject.code or key in reported or key not in own or form in own_sets[key]:
                 continue
             if any(segment in text for text in _flat(own[key])) or not contains(plain, segment):
@@ -159,7 +159,7 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
             )
 
 
-def _index(shared: Shared) -> dict[tuple[str, str], list[tuple[str, Key, str, str]]]:
+def index(shared: Shared) -> dict[tuple[str, str], list[tuple[str, Key, str, str]]]:
     """Every language's texts of two words or more, by their first two words; built once a run."""
     if not shared.pair_index:
         for code, by_key in shared.texts.items():
