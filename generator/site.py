@@ -317,6 +317,32 @@ def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     toc = config.mdx_configs.setdefault("toc", {})
     if isinstance(toc, dict):
         toc["permalink_title"] = Markup(site.strings["rulesdoc.permalink"]).unescape()
+    palette = config.theme.get("palette")
+    if isinstance(palette, list):
+        config.theme["palette"] = [_translated_toggle(option, site) for option in palette]
+
+
+def _translated_toggle(option: object, site: LanguageSite) -> object:
+    """A palette option whose toggle name (mkdocs.yml's English) is the language's theme message.
+
+    Material writes the name unescaped into ``title`` and ``aria-label`` attributes: the theme
+    strings are escaped once for exactly that (Markup, so an autoescaping template would not
+    escape them twice). A name that is no theme message would stay English: refused.
+    """
+    if not isinstance(option, dict) or not isinstance(option.get("toggle"), dict):
+        return option
+    toggle = option["toggle"]
+    by_english = {
+        english: key for key, (english, _) in theme.EXTRA.items() if key.startswith("rulesdoc.palette.")
+    }
+    key = by_english.get(" ".join(str(toggle.get("name", "")).split()))
+    if key is None:
+        raise PluginError(
+            f"mkdocs.yml: theme.palette toggle name {toggle.get('name')!r} is not one of the theme's "
+            f"messages ({', '.join(repr(english) for english in by_english)}): it would show in English "
+            "in every language"
+        )
+    return {**option, "toggle": {**toggle, "name": Markup(site.strings[key])}}
 
 
 _HTML_TAG = re.compile(r"<html\b([^>]*)>")

@@ -61,6 +61,17 @@ EXTRA: dict[str, tuple[str, str]] = {
     "rulesdoc.permalink": ("Permanent link", "Tooltip of the ¶ link beside each heading."),
     "rulesdoc.made_with": ("Made with %(name)s", "Footer; %(name)s is the theme's name, a link."),
     "rulesdoc.not_found": ("404 - Not found", "Heading of the page shown for a missing address."),
+    # The palette toggle's names: mkdocs.yml writes them in English; each language gets these.
+    "rulesdoc.palette.dark": (
+        "Switch to dark mode",
+        "Tooltip and screen-reader label of the header button shown in light mode: it turns the"
+        " site's colours dark (light text on a dark background).",
+    ),
+    "rulesdoc.palette.light": (
+        "Switch to light mode",
+        "Tooltip and screen-reader label of the header button shown in dark mode: it turns the"
+        " site's colours back to dark text on a light background.",
+    ),
 }
 MATERIAL_HOME = "https://squidfunk.github.io/mkdocs-material/"
 _ENTRY = re.compile(r'^\s*"([A-Za-z.]+)":\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')

@@ -155,14 +155,51 @@ def problems() -> Problems:
     return Problems()
 
 
+def open_context(browser: Browser, problems: Problems, **options: Any) -> BrowserContext:
+    """A fresh browser context (viewport, color scheme...) that refuses any request off the machine."""
+    options.setdefault("viewport", {"width": 1280, "height": 900})
+    ctx = browser.new_context(**options, service_workers="block")
+    ctx.route(OFF_MACHINE, problems.refuse)
+    return ctx
+
+
 @pytest.fixture
 def context(browser: Browser, problems: Problems) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
-    ctx.route(OFF_MACHINE, problems.refuse)
+    ctx = open_context(browser, problems)
     try:
         yield ctx
     finally:
         ctx.close()
+
+
+# ---------------------------------------------------------------- what the built site holds
+
+
+@dataclass(frozen=True)
+class SiteLanguage:
+    """A language of the built site, as a reader's browser finds it: the home page's alternates."""
+
+    tag: str
+    root: str  # "" for the source language, "da/" for the others
+
+    def pages(self, site: Path) -> list[str]:
+        """Every page the language's build wrote (its 404 page included), as URL paths from the site root."""
+        return sorted(self.root + path.name for path in (site / self.root).glob("*.html"))
+
+
+_ALTERNATE = re.compile(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]+)">')
+
+
+def site_languages(site: Path) -> list[SiteLanguage]:
+    """The languages the built site offers: its home page's ``<link rel="alternate" hreflang>``.
+
+    Read from the built site, not from a list kept here, so that a language added to the
+    catalogs (right-to-left, CJK...) is covered by every test that iterates over these.
+    """
+    home = (site / "index.html").read_text("utf-8")
+    found = [SiteLanguage(tag, href.rpartition("index.html")[0]) for href, tag in _ALTERNATE.findall(home)]
+    assert found, f"no <link rel=alternate hreflang> in {site / 'index.html'}: no languages found"
+    return found
 
 
 @pytest.fixture
