@@ -21,7 +21,9 @@ from newlang import build_site, fill
 
 from generator import catalogs
 
-from .conftest import HOST, Problems, _QuietHandler
+from . import axe_gate
+from .conftest import HOST, Problems, _QuietHandler, open_context, site_languages
+from .test_accessibility import open_page
 from .test_layout import WIDTHS_JS, _platform_fonts
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ WORDS = {
 
 
 @pytest.fixture(scope="session")
-def world_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def world_site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Path:
     project = copy_project(tmp_path_factory.mktemp("world") / "project")
     for code, words in WORDS.items():
         fill(catalogs.init(project / "locales", code), theme="keep", words=words)
@@ -51,7 +53,12 @@ def world_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Ite
     result = build_site(project, site)
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}{result.stderr}", pytrace=False)
-    handler = functools.partial(_QuietHandler, directory=str(site))
+    return site
+
+
+@pytest.fixture(scope="session")
+def world_url(world_site: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(world_site))
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="world-server", daemon=True)
     thread.start()
@@ -130,3 +137,27 @@ def test_searching_chinese_finds_a_word_inside_a_sentence(page: Page, world_url:
         pytest.fail(f"no result: {page.locator('.md-search-result__meta').inner_text()!r}", pytrace=False)
     titles = page.locator(".md-search-result__item").all_inner_texts()
     assert any("計算分數" in title for title in titles), titles
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_accessibility_gate_holds_for_the_new_scripts(
+    browser: Browser, problems: Problems, world_site: Path, world_url: str, scheme: str
+) -> None:
+    """axe-core's WCAG 2.1 AA rules on every page of the right-to-left and CJK languages."""
+    languages = [language for language in site_languages(world_site) if language.tag in WORDS]
+    assert {language.tag for language in languages} == set(WORDS)
+    context = open_context(browser, problems, color_scheme=scheme)
+    found: list[str] = []
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        for language in languages:
+            for path in language.pages(world_site):
+                open_page(page, world_url + path, scheme)
+                result = axe_gate.run(page)
+                assert "color-contrast" in result.applied, path
+                found += result.lines(f"{path} ({scheme})")
+    finally:
+        context.close()
+    assert not found, "\n".join(found)
+    problems.assert_none()
