@@ -74,7 +74,13 @@ def compose(text: str, source: Source) -> Node | None:
     """Parse YAML into nodes; syntax errors become one line with the line number."""
     try:
         return yaml.compose(text, Loader=BoundedLoader)
-    except yaml.MarkedYAMLError as error:
+    except yaml.YAMLError as error:
+        raise yaml_error(error, text, source) from None
+
+
+def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocError:
+    """PyYAML's error as our one line: the file, the line, what is wrong (never a traceback)."""
+    if isinstance(error, yaml.MarkedYAMLError):
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
         problem = error.problem or error.context or "invalid YAML"
@@ -83,16 +89,15 @@ def compose(text: str, source: Source) -> Node | None:
         if error.context and opened and mark and opened.line != mark.line:
             # "while parsing a flow sequence": say where the unclosed bracket or quote began.
             column += f"; {error.context.removeprefix('while ')} that began on line {opened.line + 1}"
-        raise RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line)) from None
-    except yaml.reader.ReaderError as error:  # a control character, e.g. NUL: no mark, a position
+        return RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line))
+    if isinstance(error, yaml.reader.ReaderError):  # a control character, e.g. NUL: no mark, a position
         line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
         character = chr(error.character) if isinstance(error.character, int) else error.character
-        raise RulesdocError(
+        return RulesdocError(
             f"YAML syntax error: character {character!r} is not allowed ({error.reason})",
             Location(source.path, line),
-        ) from None
-    except yaml.YAMLError as error:
-        raise RulesdocError(f"YAML syntax error: {error}", Location(source.path)) from None
+        )
+    return RulesdocError(f"YAML syntax error: {error}", Location(source.path))
 
 
 def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES_BYTES) -> str:
@@ -337,22 +342,12 @@ def load_rules(path: Path | str, root: Path | None = None) -> Rules:
 
 
 def parse_rounds(text: str, path: str) -> tuple[list[tuple[Round, Location]], str]:
-    """Read the ``score`` input: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
+    """Read the ``score`` input whole: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
 
     Returns the rounds with their locations and the form: ``"round"``, ``"list"`` or ``"game"``.
+    ``rulesdoc score`` reads them one at a time instead (:class:`generator.score_input.RoundStream`).
     """
-    source = Source(path)
-    root = compose(text, source)
-    if root is None:
-        raise RulesdocError("no round in the input", Location(path))
-    if isinstance(root, MappingNode) and any(k.value == "rounds" for k, _ in root.value):
-        fields = _mapping(root, source, "the game", ("rounds",))
-        nodes, form = _sequence(fields["rounds"], source, "rounds"), "game"
-    elif isinstance(root, SequenceNode):
-        nodes, form = list(root.value), "list"
-    else:
-        nodes, form = [root], "round"
-    if not nodes:
-        raise source.error(root, "no round in the input")
-    rounds = [(parse_round(node, source, f"round {i + 1}"), source.at(node)) for i, node in enumerate(nodes)]
-    return rounds, form
+    from generator.score_input import RoundStream  # it reads rounds with this module's readers
+
+    stream = RoundStream(text, path)
+    return list(stream), stream.form
