@@ -6,8 +6,12 @@ each round alone is composed into nodes, read by :func:`generator.rules.parse_ro
 handed on, and its nodes are dropped before the next one is read. Errors keep their line:
 they are the same one-line errors, from the same node readers, as when the input is read whole.
 
-The input itself is read whole (its size is bounded: :data:`generator.files.MAX_SCORE_INPUT_BYTES`),
-so a YAML error can name its line from the text.
+The events come from LibYAML where PyYAML has it (about 15 times faster than PyYAML's own
+parser, which then takes most of the time); its syntax errors are worded differently, so
+on one the text is read again by PyYAML's parser, for the words and line every other YAML
+error of rulesdoc has. The input itself is read whole (its size is bounded:
+:data:`generator.files.MAX_SCORE_INPUT_BYTES`), so that can be done, and an error can
+name its line from the text.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import Any, BinaryIO, Literal, Protocol
 
 import yaml
 from yaml.composer import ComposerError
+from yaml.constructor import SafeConstructor
 from yaml.events import (
     Event,
     MappingEndEvent,
@@ -28,13 +33,26 @@ from yaml.events import (
     StreamEndEvent,
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import ParserError
+from yaml.reader import Reader, ReaderError
+from yaml.resolver import Resolver
+from yaml.scanner import ScannerError
 
 from generator import files
 from generator.errors import Location, RulesdocError, display_path
 from generator.model import Round
 
 # The node readers of rules.py, so that a round read here fails with the same words as there.
-from generator.rules import BoundedLoader, Source, _check_tag, _mapping, _sequence, parse_round, yaml_error
+from generator.rules import (
+    BoundedLoader,
+    DepthBound,
+    Source,
+    _check_tag,
+    _mapping,
+    _sequence,
+    parse_round,
+    yaml_error,
+)
 
 Form = Literal["round", "list", "game"]
 STDIN = "<stdin>"
@@ -58,6 +76,47 @@ def read_bounded(stream: BinaryIO, limit: int) -> bytes:
     return data
 
 
+try:
+    from yaml._yaml import CParser
+except ImportError:  # PyYAML built without LibYAML: its own parser only, slower, the same nodes
+    LIBYAML = False
+else:
+    LIBYAML = True
+
+    class FastLoader(DepthBound, CParser, SafeConstructor, Resolver):
+        """LibYAML's events, composed into nodes by PyYAML's composer (depth-bounded); safe tags only."""
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            DepthBound.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+
+class Loader(Protocol):
+    """What the stream needs of a loader: PyYAML's or LibYAML's events, and PyYAML's composer.
+
+    (PyYAML's events are typed as their base class, without the attributes read here: Any.)
+    """
+
+    anchors: dict[str, Node]
+    depth: int
+
+    def check_event(self, *choices: type[Event]) -> bool: ...
+    def peek_event(self) -> Any: ...
+    def get_event(self) -> Any: ...
+    def compose_node(self, parent: Node | None, index: int) -> Node | None: ...
+    def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str: ...
+    def dispose(self) -> None: ...
+
+
+def loader(text: str) -> Loader:
+    """The fastest loader this PyYAML has; the text is first checked as PyYAML's reader checks it."""
+    if Reader.NON_PRINTABLE.search(text):
+        Reader(text)  # raises the ReaderError (a NUL, an escape character...) with its position
+    return FastLoader(text) if LIBYAML else BoundedLoader(text)
+
+
 class RoundStream:
     """The rounds of one ``score`` input, in order, each with its location.
 
@@ -69,19 +128,33 @@ class RoundStream:
         self.text = text
         self.source = Source(path)
         try:
-            # The loader checks the whole text for characters YAML forbids (NUL...) first.
-            self._loader = BoundedLoader(text)
+            self._loader: Loader = loader(text)
             self.form, self._root, self._composed = self._open()
         except yaml.YAMLError as error:
-            raise yaml_error(error, text, self.source) from None
+            raise self._error(error) from None
 
     def __iter__(self) -> Iterator[tuple[Round, Location]]:
         try:
             yield from self._rounds()
         except yaml.YAMLError as error:
-            raise yaml_error(error, self.text, self.source) from None
+            raise self._error(error) from None
         finally:
             self._loader.dispose()
+
+    def _error(self, error: yaml.YAMLError) -> RulesdocError:
+        """The one-line error; for LibYAML's syntax errors, PyYAML's words and line for the same text."""
+        if not isinstance(self._loader, BoundedLoader) and isinstance(
+            error, (ScannerError, ParserError, ReaderError)
+        ):
+            parser = BoundedLoader(self.text)
+            try:
+                while parser.check_event():
+                    parser.get_event()  # type: ignore[no-untyped-call]
+            except yaml.YAMLError as own:
+                error = own
+            finally:
+                parser.dispose()
+        return yaml_error(error, self.text, self.source)
 
     # ------------------------------------------------------------ walking the events
 
@@ -138,9 +211,8 @@ class RoundStream:
         if count == 0:
             raise self.source.error(self._root, "no round in the input")
 
-    def _next(self) -> Event:
-        event: Event = self._loader.get_event()  # type: ignore[no-untyped-call]
-        return event
+    def _next(self) -> Any:
+        return self._loader.get_event()
 
     def _compose(self, parent: Node | None, index: Node | int | None) -> Node:
         """One node and everything in it (PyYAML returns None only where no node starts)."""
@@ -159,7 +231,7 @@ class RoundStream:
     def _enter(self, kind: type[SequenceNode] | type[MappingNode]) -> Node:
         """Start a collection node as PyYAML's composer does, without its items (read one by one)."""
         loader = self._loader
-        event = loader.peek_event()  # type: ignore[no-untyped-call]
+        event = loader.peek_event()
         if event.anchor is not None and event.anchor in loader.anchors:
             first = loader.anchors[event.anchor].start_mark
             raise ComposerError(
@@ -169,7 +241,7 @@ class RoundStream:
         self._next()
         tag = event.tag
         if tag is None or tag == "!":
-            tag = loader.resolve(kind, None, event.implicit)  # type: ignore[no-untyped-call]
+            tag = loader.resolve(kind, None, event.implicit)
         node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
         if event.anchor is not None:
             loader.anchors[event.anchor] = node
@@ -193,6 +265,6 @@ class RoundStream:
             event = self._next()
             raise ComposerError(
                 "expected a single document in the stream", root.start_mark,
-                "but found another document", event.start_mark,  # type: ignore[arg-type]
+                "but found another document", event.start_mark,
             )  # fmt: skip
         self._next()

@@ -15,7 +15,6 @@ status is 2.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -118,7 +117,8 @@ class _Json(_Writer):
             opening = ",\n"
         else:
             opening = "[\n" if self.form == "list" else '{\n  "rounds": [\n'
-        self.write(opening + textwrap.indent(item, "  " if self.form == "list" else "    "))
+        indent = "\n  " if self.form == "list" else "\n    "  # every line of the item, one level in
+        self.write(opening + indent[1:] + item.replace("\n", indent))
         self.count += 1
 
     def end(self, game: engine.Game | None) -> None:
