@@ -22,7 +22,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator import files
-from generator.cards import Card, parse_card
+from generator.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
 from generator.errors import Location, RulesdocError, display_path
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
 
@@ -31,6 +31,7 @@ T = TypeVar("T")
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
+MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
 # No Rami score comes near this; the bound keeps values exact in every app's number type
 # (a JavaScript number, a 32-bit int) and is stated in the JSON Schema (generator/schema.py).
 MAX_VALUE = 1_000_000_000
@@ -215,10 +216,18 @@ def _each(nodes: list[Node], read: Callable[[Node, int], T]) -> tuple[T, ...]:
 # ---------------------------------------------------------------- situations
 
 
-def _hand(node: Node, source: Source, seat: int) -> Hand:
+def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
+    """One seat's hand; ``dealt``: the cards of the seats before it, bounded with its own."""
     fields = _mapping(node, source, f"hand of seat {seat}", ("cards",), ("opened",))
+    card_nodes = _sequence(fields["cards"], source, f"cards of seat {seat}")
+    if dealt + len(card_nodes) > MAX_CARDS:
+        raise source.error(
+            fields["cards"],
+            f"seat {seat} brings the round to more than {MAX_CARDS} cards; two decks and four jokers "
+            f"hold {MAX_CARDS}",
+        )
     cards: list[Card] = []
-    for card_node in _sequence(fields["cards"], source, f"cards of seat {seat}"):
+    for card_node in card_nodes:
         code = _scalar(card_node, source, "a card")
         try:
             cards.append(parse_card(str(code)))
@@ -231,7 +240,20 @@ def _hand(node: Node, source: Source, seat: int) -> Hand:
 def parse_round(node: Node, source: Source, what: str = "round") -> Round:
     """Read a round situation: hands, who went out (absent for a blocked round), hand rummy."""
     fields = _mapping(node, source, what, ("hands",), ("went_out", "hand_rummy"))
-    hands = _each(_sequence(fields["hands"], source, "hands"), lambda n, i: _hand(n, source, i))
+    hand_nodes = _sequence(fields["hands"], source, "hands")
+    # Bounded before anything is built: through YAML aliases (`- *hand`) a few bytes can name a
+    # hand, or a list of cards, again and again. Every seat but one holds a card, so a round of
+    # more seats than that cannot be dealt; the engine names the rules' own bounds below these.
+    if len(hand_nodes) > MAX_CARDS + 1:
+        raise source.error(
+            fields["hands"], f"a round of {len(hand_nodes)} players; two decks deal at most {MAX_PLAYERS}"
+        )
+    hand_list: list[Hand] = []
+    dealt = 0
+    for seat, hand_node in enumerate(hand_nodes):
+        hand_list.append(_hand(hand_node, source, seat, dealt))
+        dealt += len(hand_list[-1].cards)
+    hands = tuple(hand_list)
     went_out: int | None = None
     if "went_out" in fields and _scalar(fields["went_out"], source, "went_out") is not None:
         went_out = _integer(fields["went_out"], source, "went_out", minimum=0)
