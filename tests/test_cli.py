@@ -16,9 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import polib
 import pytest
 import yaml
+from babel.messages.pofile import read_po, write_po
 from conftest import PUBLISHED, copy_project
 
 from generator import engine, files, score_input, scoring_io
@@ -371,13 +371,15 @@ def test_a_percent_sign_in_a_title_renders_in_every_language(tmp_path: Path) -> 
     translated = {}
     for code in PUBLISHED[1:]:  # each language's own words, a lone % in them
         path = project / "locales" / code / "LC_MESSAGES" / "messages.po"
-        catalog = polib.pofile(str(path))
-        entry = catalog.find(title)
+        with path.open("rb") as handle:
+            catalog = read_po(handle)
+        entry = catalog[title]
         assert entry is not None and "no-python-format" in entry.flags, code
-        entry.msgstr = translated[code] = f"{code}: 100 % sure, 50 % off"
-        entry.flags.remove("fuzzy")
-        entry.previous_msgid = None
-        catalog.save()
+        entry.string = translated[code] = f"{code}: 100 % sure, 50 % off"
+        entry.flags.discard("fuzzy")
+        entry.previous_id = []
+        with path.open("wb") as handle:
+            write_po(handle, catalog)
     done = rulesdoc("--root", str(project), "render", "--out", str(tmp_path / "pages"), cwd=project)
     assert done.returncode == 0, done.stderr  # strict: nothing missing, nothing refused
     for code in PUBLISHED:
