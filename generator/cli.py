@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import logging
+import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from generator import __version__, engine
+from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
 from generator.project import Project
-from generator.rules import load_rules, parse_rounds, read_text
+from generator.rules import load_rules
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: what a shell shows for a tool its reader left
 CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
 REPORT_FORMATS = ("markdown", "json")  # generator.report.FORMATS, imported only by `report`
 # The top-level help: plain text (the module docstring above is reST, for the code's readers).
@@ -48,6 +55,13 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse exits 2 on bad usage too; keep its one-line message, drop the usage dump.
         self.exit(EXIT_BAD_INPUT, f"rulesdoc: {message}\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse ignores a failed write: `--help > /dev/full` would exit 0 with nothing shown.
+        if message and file is sys.stdout:
+            file.write(message)
+        else:
+            super()._print_message(message, file)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -166,59 +180,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _score(args: argparse.Namespace, project: Project) -> int:
+    from generator import score_input, scoring_io  # score's imports cost the other commands nothing
+
     rules = load_rules(project.rules, project.root)
-    if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        text, name = read_text(Path(args.file)), display_path(args.file)
-    rounds, form = parse_rounds(text, name)
-
-    def scored(situation: object, where: Location) -> engine.RoundResult:
-        try:
-            return engine.score_round(rules, situation)  # type: ignore[arg-type]
-        except RulesdocError as error:
-            raise RulesdocError(error.message, where) from None
-
-    def as_json(result: engine.RoundResult) -> dict[str, object]:
-        return {
-            "scores": result.scores,
-            "winners": result.winners,
-            "target": result.target,
-            "reasons": [p.reason.value for p in result.players],
-        }
-
-    output: object
-    if form == "game":
-        for situation, where in rounds:
-            scored(situation, where)  # errors name the round's line
-        try:
-            game = engine.score_game(rules, tuple(situation for situation, _ in rounds))
-        except engine.GameError as error:
-            raise RulesdocError(error.message, rounds[error.round_number - 1][1]) from None
-        except RulesdocError as error:
-            raise RulesdocError(error.message, Location(name)) from None
-        if args.format == "text":
-            from generator.score_table import game_text
-
-            print(game_text([situation for situation, _ in rounds], game), end="")
-            return EXIT_OK
-        output = {
-            "rounds": [as_json(r) for r in game.rounds],
-            "totals": list(game.totals),
-            "target": game.target,
-            "finished": game.finished,
-            "winner": game.winner,
-            "extra_round": game.extra_round,
-        }
-    else:
-        results = [scored(situation, where) for situation, where in rounds]
-        if args.format == "text":
-            from generator.score_table import rounds_text
-
-            print(rounds_text([situation for situation, _ in rounds], results), end="")
-            return EXIT_OK
-        output = as_json(results[0]) if form == "round" else [as_json(result) for result in results]
-    print(json.dumps(output, ensure_ascii=False, indent=2))
+    text, name = score_input.read_input(args.file)
+    scoring_io.score(rules, score_input.RoundStream(text, name), args.format == "text", write)
     return EXIT_OK
 
 
@@ -229,24 +195,22 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
     locales = project.locales
     if args.step == "extract":
         path, changed = catalogs.write_template(root, locales)
-        print(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
+        say(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
     elif args.step == "update":
         updates = catalogs.update(
             locales, args.lang, force=args.force, cldr_plural_forms=args.plural_forms == "cldr", root=root
         )
         for update in updates:
-            print(f"{display_path(update.path)}: {update.summary()}")
+            say(f"{display_path(update.path)}: {update.summary()}")
     elif args.step == "compile":
         for path in catalogs.compile_catalogs(locales, root):
-            print(f"{display_path(path)}: compiled")
+            say(f"{display_path(path)}: compiled")
     elif args.step == "init":
         path = catalogs.init(locales, args.lang, args.locale, root)
-        print(f"{display_path(path)}: created; translate it, then `make site`")
+        say(f"{display_path(path)}: created; translate it, then `make site`")
     elif args.step == "pseudo":
         path = pseudo.write_pseudo(locales, args.out)
-        print(
-            f"{display_path(path)}: written; `rulesdoc render --locales {display_path(args.out)}` renders it"
-        )
+        say(f"{display_path(path)}: written; `rulesdoc render --locales {display_path(args.out)}` renders it")
     return EXIT_OK
 
 
@@ -259,7 +223,7 @@ def _render(args: argparse.Namespace, project: Project) -> int:
     codes = [SOURCE_LANGUAGE, *args.lang] if args.lang else []
     pages = render_all(project, codes, strict=args.strict)
     for path in write_pages(pages, args.out):
-        print(display_path(path))
+        say(display_path(path))
     return EXIT_OK
 
 
@@ -277,7 +241,7 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
         [language.code for language in select_languages(workspace.languages, args.lang)] if args.lang else []
     )
     report = lint.check_workspace(workspace, policy, codes or None, args.pages)
-    print(FORMATS[args.format](report))
+    say(FORMATS[args.format](report))
     return EXIT_FINDINGS if report.errors else EXIT_OK
 
 
@@ -286,7 +250,7 @@ def _export(args: argparse.Namespace, project: Project) -> int:
 
     rules = load_rules(project.rules)
     for path in export.write_bundle(export.bundle(rules), args.out):
-        print(display_path(path))
+        say(display_path(path))
     return EXIT_OK
 
 
@@ -294,7 +258,7 @@ def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
     from generator import report  # git, Babel's extraction: only for `report`
 
     result = report.compare(root, project.rules, project.locales, args.base)
-    print(report.FORMATS[args.format](result), end="")
+    write(report.FORMATS[args.format](result))
     return EXIT_OK
 
 
@@ -309,7 +273,11 @@ def _require_project(args: argparse.Namespace, project: Project) -> None:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        with _writing():  # --help and --version write too
+            args = _parser().parse_args(argv)
+    except SystemExit as done:  # after --help, --version or bad usage: still flush in main
+        return done.code if isinstance(done.code, int) else EXIT_OK
     root: Path = args.root
     project = Project.at(root, getattr(args, "rules", None))
     _require_project(args, project)
@@ -328,11 +296,64 @@ def run(argv: Sequence[str] | None = None) -> int:
     raise AssertionError(args.command)
 
 
+# ---------------------------------------------------------------- standard output
+
+
+STDOUT = Location("<stdout>")
+
+
+class _ClosedPipe(Exception):
+    """Standard output's reader has gone (``rulesdoc check | head -1``)."""
+
+
+@contextlib.contextmanager
+def _writing() -> Iterator[None]:
+    """A failed write to standard output: a one-line error, or, for a closed pipe, a quiet end."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise _ClosedPipe from None
+    except OSError as error:  # ENOSPC (/dev/full, a full disk), EBADF (opened read-only), EIO...
+        raise RulesdocError(f"cannot write: {error.strerror or error}", STDOUT) from None
+
+
+def write(text: str) -> None:
+    """Write to standard output (buffered: the failure may show at a later write, or at the flush)."""
+    with _writing():
+        sys.stdout.write(text)
+
+
+def say(line: str) -> None:
+    write(line + "\n")
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of what is left in
+    the buffer cannot fail again, with a traceback, after we have said what happened."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (tests capture it): nothing to flush
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(format="rulesdoc: warning: %(message)s", level=logging.WARNING)
     try:
-        return run(argv)
+        if sys.stdout is None:  # started with it closed (`>&-`): whatever we wrote would be lost
+            raise RulesdocError("standard output is closed; nothing was done (send it to /dev/null)", STDOUT)
+        status = run(argv)
+        with _writing():  # what is still buffered: a full disk shows here at the latest, while we can say so
+            sys.stdout.flush()
+        return status
+    except _ClosedPipe:  # as Unix tools end when their reader has gone: no message, status 128 + SIGPIPE
+        _drop_stdout()
+        return EXIT_CLOSED_PIPE
     except RulesdocError as error:
+        if error.location == STDOUT:
+            _drop_stdout()
         print(f"rulesdoc: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

@@ -172,6 +172,49 @@ def score_round(rules: Rules, situation: Round) -> RoundResult:
     return RoundResult(tuple(results), target(rules, n))
 
 
+class Game:
+    """A game scored round by round, keeping only the running totals (``score`` streams its rounds).
+
+    The game ends after the round in which a total reaches the target; the lowest total then
+    wins, and a tie for lowest means one more round.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.rounds = 0
+        self.players = 0
+        self.target = 0
+        self.totals: tuple[int, ...] = ()
+        self.finished = False  # a total reached the target and one player is lowest
+        self.extra_round = False  # a total reached the target but the lowest total is tied
+        self.winner: int | None = None
+
+    def add(self, situation: Round) -> RoundResult:
+        """Score the next round; raises :class:`GameError` for a round the game cannot have."""
+        number = self.rounds + 1
+        if self.finished:
+            raise GameError(f"round {number} comes after the game ended (round {number - 1})", number)
+        if self.rounds == 0:
+            self.players = situation.players
+            self.target = target(self.rules, self.players)
+            self.totals = (0,) * self.players
+        elif situation.players != self.players:
+            raise GameError(
+                f"round {number} has {situation.players} players; the game started with {self.players}",
+                number,
+            )
+        result = score_round(self.rules, situation)
+        self.rounds = number
+        self.totals = tuple(t + s for t, s in zip(self.totals, result.scores, strict=True))
+        if max(self.totals) >= self.target:
+            lowest = min(self.totals)
+            leaders = [seat for seat, total in enumerate(self.totals) if total == lowest]
+            self.finished = len(leaders) == 1
+            self.extra_round = not self.finished
+            self.winner = leaders[0] if self.finished else None
+        return result
+
+
 def score_game(rules: Rules, rounds: tuple[Round, ...]) -> GameResult:
     """Add up rounds; the game ends after the round in which a total reaches the target.
 
@@ -179,30 +222,9 @@ def score_game(rules: Rules, rounds: tuple[Round, ...]) -> GameResult:
     """
     if not rounds:
         raise RulesdocError("a game needs at least one round")
-    players = rounds[0].players
-    game_target = target(rules, players)
-    totals = [0] * players
-    results: list[RoundResult] = []
-    finished = False
-    extra_round = False
-    winner: int | None = None
-    for number, situation in enumerate(rounds, start=1):
-        if finished:
-            raise GameError(f"round {number} comes after the game ended (round {number - 1})", number)
-        if situation.players != players:
-            raise GameError(
-                f"round {number} has {situation.players} players; the game started with {players}", number
-            )
-        result = score_round(rules, situation)
-        results.append(result)
-        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
-        if max(totals) >= game_target:
-            lowest = min(totals)
-            leaders = [seat for seat, total in enumerate(totals) if total == lowest]
-            finished = len(leaders) == 1
-            extra_round = not finished
-            winner = leaders[0] if finished else None
-    return GameResult(tuple(results), tuple(totals), game_target, finished, winner, extra_round)
+    game = Game(rules)
+    results = tuple(game.add(situation) for situation in rounds)
+    return GameResult(results, game.totals, game.target, game.finished, game.winner, game.extra_round)
 
 
 def check_example_illustrates(rules: Rules) -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any
 
-import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from generator import files
 from generator.cards import ALL_CARDS
+from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import CARD_CONTEXT, english_card_name
+from generator.rules import Source, compose
 
 ExtractResult = tuple[int, str, "str | tuple[str, ...]", list[str]]
 
@@ -30,8 +32,17 @@ def extract_rules(
     comment_tags: Collection[str],
     options: Mapping[str, Any],
 ) -> Iterator[ExtractResult]:
-    """Yield ``(lineno, funcname, message, comments)`` as Babel's extractors do."""
-    root = yaml.compose(fileobj.read().decode("utf-8"), Loader=yaml.SafeLoader)
+    """Yield ``(lineno, funcname, message, comments)`` as Babel's extractors do.
+
+    The file is read as :func:`generator.rules.load_rules` reads it: bounded, UTF-8, YAML
+    nested at most 32 levels; what is wrong with it is the same one-line error, file and line.
+    """
+    name = getattr(fileobj, "name", None)
+    path = display_path(name) if isinstance(name, str) else "rules.yaml"
+    data = fileobj.read(files.MAX_RULES_BYTES + 1)  # Babel opened it: bound what is read
+    if len(data) > files.MAX_RULES_BYTES:
+        raise RulesdocError(f"file is over the limit of {files.MAX_RULES_BYTES:,} bytes", Location(path))
+    root = compose(files.decode_utf8(data, path), Source(path))
     if isinstance(root, MappingNode):
         for key, value in root.value:
             if key.value == "examples" and isinstance(value, SequenceNode):

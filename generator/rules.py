@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import TypeVar
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator import files
-from generator.cards import Card, parse_card
+from generator.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
 from generator.errors import Location, RulesdocError, display_path
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
 
@@ -29,6 +31,7 @@ T = TypeVar("T")
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
+MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
 # No Rami score comes near this; the bound keeps values exact in every app's number type
 # (a JavaScript number, a 32-bit int) and is stated in the JSON Schema (generator/schema.py).
 MAX_VALUE = 1_000_000_000
@@ -50,18 +53,16 @@ class Source:
 MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
 
 
-class BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing documents nested deeper than :data:`MAX_DEPTH`."""
+class DepthBound(Composer):
+    """A composer refusing documents nested deeper than :data:`MAX_DEPTH` (mixed into a loader)."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.depth = 0
+    depth = 0
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                mark = self.peek_event().start_mark  # type: ignore[attr-defined]
                 raise yaml.MarkedYAMLError(
                     problem=f"nested more than {MAX_DEPTH} levels deep", problem_mark=mark
                 )
@@ -70,11 +71,21 @@ class BoundedLoader(yaml.SafeLoader):
             self.depth -= 1
 
 
+class BoundedLoader(DepthBound, yaml.SafeLoader):
+    """PyYAML's safe loader, refusing documents nested deeper than :data:`MAX_DEPTH`."""
+
+
 def compose(text: str, source: Source) -> Node | None:
     """Parse YAML into nodes; syntax errors become one line with the line number."""
     try:
         return yaml.compose(text, Loader=BoundedLoader)
-    except yaml.MarkedYAMLError as error:
+    except yaml.YAMLError as error:
+        raise yaml_error(error, text, source) from None
+
+
+def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocError:
+    """PyYAML's error as our one line: the file, the line, what is wrong (never a traceback)."""
+    if isinstance(error, yaml.MarkedYAMLError):
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
         problem = error.problem or error.context or "invalid YAML"
@@ -83,16 +94,15 @@ def compose(text: str, source: Source) -> Node | None:
         if error.context and opened and mark and opened.line != mark.line:
             # "while parsing a flow sequence": say where the unclosed bracket or quote began.
             column += f"; {error.context.removeprefix('while ')} that began on line {opened.line + 1}"
-        raise RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line)) from None
-    except yaml.reader.ReaderError as error:  # a control character, e.g. NUL: no mark, a position
+        return RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line))
+    if isinstance(error, yaml.reader.ReaderError):  # a control character, e.g. NUL: no mark, a position
         line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
         character = chr(error.character) if isinstance(error.character, int) else error.character
-        raise RulesdocError(
+        return RulesdocError(
             f"YAML syntax error: character {character!r} is not allowed ({error.reason})",
             Location(source.path, line),
-        ) from None
-    except yaml.YAMLError as error:
-        raise RulesdocError(f"YAML syntax error: {error}", Location(source.path)) from None
+        )
+    return RulesdocError(f"YAML syntax error: {error}", Location(source.path))
 
 
 def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES_BYTES) -> str:
@@ -114,7 +124,7 @@ def _scalar(node: Node, source: Source, what: str) -> object:
         kind = "a list" if isinstance(node, SequenceNode) else "a mapping"
         raise source.error(node, f"{what} must be a single value, not {kind}")
     try:
-        return yaml.SafeLoader("").construct_object(node)
+        return _construct_scalar(node)
     except (yaml.YAMLError, ValueError, KeyError, TypeError, OverflowError):
         # An explicit tag the value does not fit (``!!int two``), or more digits than Python reads.
         shown = repr(node.value if len(node.value) <= 40 else node.value[:20] + "...")
@@ -122,6 +132,19 @@ def _scalar(node: Node, source: Source, what: str) -> object:
             raise source.error(node, f"{what}: {shown} ({len(node.value)} digits) is too large") from None
         kind = node.tag.rsplit(":", 1)[-1]
         raise source.error(node, f"{what}: {shown} is not a valid {kind}") from None
+
+
+_CONSTRUCTOR = SafeConstructor()
+
+
+def _construct_scalar(node: ScalarNode) -> object:
+    """A plain scalar's value (int, float, bool, None, str), by PyYAML's safe constructor.
+
+    Its function for the tag, called directly: the scalar ones keep no state, so one constructor
+    serves every call (a loader apiece, as before, cost a third of `score`'s time).
+    """
+    construct = _CONSTRUCTOR.yaml_constructors.get(node.tag, SafeConstructor.construct_undefined)
+    return construct(_CONSTRUCTOR, node)
 
 
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
@@ -193,10 +216,18 @@ def _each(nodes: list[Node], read: Callable[[Node, int], T]) -> tuple[T, ...]:
 # ---------------------------------------------------------------- situations
 
 
-def _hand(node: Node, source: Source, seat: int) -> Hand:
+def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
+    """One seat's hand; ``dealt``: the cards of the seats before it, bounded with its own."""
     fields = _mapping(node, source, f"hand of seat {seat}", ("cards",), ("opened",))
+    card_nodes = _sequence(fields["cards"], source, f"cards of seat {seat}")
+    if dealt + len(card_nodes) > MAX_CARDS:
+        raise source.error(
+            fields["cards"],
+            f"seat {seat} brings the round to more than {MAX_CARDS} cards; two decks and four jokers "
+            f"hold {MAX_CARDS}",
+        )
     cards: list[Card] = []
-    for card_node in _sequence(fields["cards"], source, f"cards of seat {seat}"):
+    for card_node in card_nodes:
         code = _scalar(card_node, source, "a card")
         try:
             cards.append(parse_card(str(code)))
@@ -209,7 +240,20 @@ def _hand(node: Node, source: Source, seat: int) -> Hand:
 def parse_round(node: Node, source: Source, what: str = "round") -> Round:
     """Read a round situation: hands, who went out (absent for a blocked round), hand rummy."""
     fields = _mapping(node, source, what, ("hands",), ("went_out", "hand_rummy"))
-    hands = _each(_sequence(fields["hands"], source, "hands"), lambda n, i: _hand(n, source, i))
+    hand_nodes = _sequence(fields["hands"], source, "hands")
+    # Bounded before anything is built: through YAML aliases (`- *hand`) a few bytes can name a
+    # hand, or a list of cards, again and again. Every seat but one holds a card, so a round of
+    # more seats than that cannot be dealt; the engine names the rules' own bounds below these.
+    if len(hand_nodes) > MAX_CARDS + 1:
+        raise source.error(
+            fields["hands"], f"a round of {len(hand_nodes)} players; two decks deal at most {MAX_PLAYERS}"
+        )
+    hand_list: list[Hand] = []
+    dealt = 0
+    for seat, hand_node in enumerate(hand_nodes):
+        hand_list.append(_hand(hand_node, source, seat, dealt))
+        dealt += len(hand_list[-1].cards)
+    hands = tuple(hand_list)
     went_out: int | None = None
     if "went_out" in fields and _scalar(fields["went_out"], source, "went_out") is not None:
         went_out = _integer(fields["went_out"], source, "went_out", minimum=0)
@@ -337,22 +381,12 @@ def load_rules(path: Path | str, root: Path | None = None) -> Rules:
 
 
 def parse_rounds(text: str, path: str) -> tuple[list[tuple[Round, Location]], str]:
-    """Read the ``score`` input: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
+    """Read the ``score`` input whole: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
 
     Returns the rounds with their locations and the form: ``"round"``, ``"list"`` or ``"game"``.
+    ``rulesdoc score`` reads them one at a time instead (:class:`generator.score_input.RoundStream`).
     """
-    source = Source(path)
-    root = compose(text, source)
-    if root is None:
-        raise RulesdocError("no round in the input", Location(path))
-    if isinstance(root, MappingNode) and any(k.value == "rounds" for k, _ in root.value):
-        fields = _mapping(root, source, "the game", ("rounds",))
-        nodes, form = _sequence(fields["rounds"], source, "rounds"), "game"
-    elif isinstance(root, SequenceNode):
-        nodes, form = list(root.value), "list"
-    else:
-        nodes, form = [root], "round"
-    if not nodes:
-        raise source.error(root, "no round in the input")
-    rounds = [(parse_round(node, source, f"round {i + 1}"), source.at(node)) for i, node in enumerate(nodes)]
-    return rounds, form
+    from generator.score_input import RoundStream  # it reads rounds with this module's readers
+
+    stream = RoundStream(text, path)
+    return list(stream), stream.form

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.engine import GameResult, RoundResult
+from generator.engine import Game, RoundResult
 from generator.model import Reason, Round
 
 RULE_WORDS = {
@@ -53,20 +53,14 @@ def round_lines(situation: Round, result: RoundResult) -> list[str]:
     return [*_table(rows), f"({kind}{situation.players} players, game target {result.target})"]
 
 
-def rounds_text(situations: Sequence[Round], results: Sequence[RoundResult]) -> str:
-    """One round, or each round of a list under its number."""
-    scored = list(zip(situations, results, strict=True))
-    if len(scored) == 1:
-        return "\n".join(round_lines(*scored[0])) + "\n"
-    blocks = ["\n".join([f"Round {number}", *round_lines(*pair)]) for number, pair in enumerate(scored, 1)]
-    return "\n\n".join(blocks) + "\n"
+def round_block(situation: Round, result: RoundResult, number: int | None = None) -> str:
+    """One round's table, under its number when it is one of several."""
+    lines = round_lines(situation, result)
+    return "\n".join(lines if number is None else [f"Round {number}", *lines])
 
 
-def game_text(situations: Sequence[Round], game: GameResult) -> str:
-    blocks = [
-        "\n".join([f"Round {number}", *round_lines(situation, result)])
-        for number, (situation, result) in enumerate(zip(situations, game.rounds, strict=True), 1)
-    ]
+def game_end_block(game: Game) -> str:
+    """The totals after the last round, and whether the game is over."""
     totals = ", ".join(f"seat {seat} {total}" for seat, total in enumerate(game.totals))
     if game.finished:
         verdict = f"The game is over: seat {game.winner} wins with the lowest total."
@@ -76,5 +70,8 @@ def game_text(situations: Sequence[Round], game: GameResult) -> str:
         verdict = f"The target is reached, but seats {tied} tie for the lowest total: one more round."
     else:
         verdict = f"No total has reached the target of {game.target}: the game goes on."
-    blocks.append(f"Totals: {totals} (target {game.target})\n{verdict}")
-    return "\n\n".join(blocks) + "\n"
+    return f"Totals: {totals} (target {game.target})\n{verdict}"
+
+
+# Blocks are separated by an empty line; `score` writes them one at a time (generator.scoring_io).
+BLOCK_SEPARATOR = "\n\n"

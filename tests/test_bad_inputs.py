@@ -7,6 +7,7 @@ The cases run in a thread pool (they are subprocesses), once per session; each t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 import yaml
@@ -39,12 +40,39 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     return {**env, "PYTHONPYCACHEPREFIX": str(PYCACHE), **extra}
 
 
-def generator(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = subprocess_env()
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+def generator(
+    *args: str, cwd: Path, stdin: Path | None = None, stdout: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the generator; ``stdout`` other than None (captured) is one of :data:`STDOUT_MODES`."""
+    command = [sys.executable, "-m", "generator", *args]
+    if stdout == "closed":  # Python then has sys.stdout = None
+        command = ["sh", "-c", 'exec "$0" "$@" >&-', *command]
+    with contextlib.ExitStack() as stack:
+        out: int | IO[bytes] = subprocess.PIPE
+        if stdout == "full":
+            out = stack.enter_context(open("/dev/full", "wb"))
+        elif stdout == "gone":  # a pipe whose reader has gone before the first write: EPIPE
+            read_end, write_end = os.pipe()
+            os.close(read_end)
+            stack.callback(os.close, write_end)
+            out = write_end
+        source = stack.enter_context(stdin.open("rb")) if stdin else subprocess.DEVNULL
+        done = subprocess.run(
+            command, cwd=cwd, env=subprocess_env(), stdin=source, stdout=out, stderr=subprocess.PIPE,
+            timeout=120,
+        )  # fmt: skip
+    return subprocess.CompletedProcess(
+        done.args, shell_status(done.returncode), (done.stdout or b"").decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
     )  # fmt: skip
+
+
+STDOUT_MODES = ("full", "closed", "gone")
+
+
+def shell_status(returncode: int) -> int:
+    """A child killed by signal N as a shell shows it: 128 + N (subprocess says -N)."""
+    return 128 - returncode if returncode < 0 else returncode
 
 
 def copy_project(dest: Path) -> Path:
@@ -80,6 +108,7 @@ class Outcome:
     copy: Path
     before: dict[str, bytes | None]
     after: dict[str, bytes | None]
+    untouched: dict[str, tuple[bytes, bytes]]  # path: (before, after)
 
 
 def apply_case(case: dict[str, Any], copy: Path) -> None:
@@ -99,6 +128,14 @@ def apply_case(case: dict[str, Any], copy: Path) -> None:
         shutil.rmtree(path) if path.is_dir() else path.unlink()
     for target, mode in (case.get("chmod") or {}).items():
         (copy / target).chmod(mode)
+    for target, pointee in (case.get("symlink") or {}).items():
+        path = copy / target
+        path.unlink(missing_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.symlink_to(pointee if Path(pointee).is_absolute() else CORPUS / pointee)
+    for target in case.get("mkfifo") or ():
+        (copy / target).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(copy / target)
     for edit in case.get("edit") or ():
         path = copy / edit["path"]
         text = path.read_text("utf-8")
@@ -119,8 +156,11 @@ def run_case(case: dict[str, Any], base: Path, good: Path) -> Outcome:
     shutil.copytree(good, copy / "out")
     apply_case(case, copy)  # (a few cases break the output folder itself)
     before = snapshot(copy / "out")
-    process = generator(*command(case, copy), cwd=copy)
-    return Outcome(process, copy, before, snapshot(copy / "out"))
+    kept = {path: (copy / path).read_bytes() for path in case.get("untouched") or ()}
+    stdin = CORPUS / case["stdin"] if case.get("stdin") else None
+    process = generator(*command(case, copy), cwd=copy, stdin=stdin, stdout=case.get("stdout"))
+    untouched = {path: (data, (copy / path).read_bytes()) for path, data in kept.items()}
+    return Outcome(process, copy, before, snapshot(copy / "out"), untouched)
 
 
 @pytest.fixture(scope="session")
@@ -133,6 +173,13 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
     with ThreadPoolExecutor(max_workers=max(2, 2 * (os.cpu_count() or 1))) as pool:
         futures = {case["name"]: pool.submit(run_case, case, base, pristine / "out") for case in runnable}
         return {name: future.result() for name, future in futures.items()}
+
+
+def corpus_files(case: dict[str, Any]) -> list[str]:
+    """The corpus files a case uses: its input, standard input, installed files, symlink targets."""
+    targets = [t for t in (case.get("symlink") or {}).values() if not Path(t).is_absolute()]
+    sources = [case.get("input"), case.get("stdin"), *(case.get("install") or {}).values(), *targets]
+    return [source for source in sources if source]
 
 
 def location_pattern(case: dict[str, Any]) -> str:
@@ -149,13 +196,12 @@ def test_corpus_is_large_and_well_formed() -> None:
     assert len(names) >= 40
     assert len(set(names)) == len(names), "case names must be unique"
     for case in CASES:
-        assert {"name", "about", "run", "file"} <= case.keys(), case["name"]
-        for source in [case.get("input"), *(case.get("install") or {}).values()]:
-            if source:
-                assert (CORPUS / source).exists(), f"{case['name']}: {source} missing from the corpus"
-    used = {case.get("input") for case in CASES} | {
-        source for case in CASES for source in (case.get("install") or {}).values()
-    }
+        required = {"name", "about", "run"} | (set() if case.get("quiet") else {"file", "error"})
+        assert required <= case.keys(), case["name"]
+        assert case.get("stdout") in (None, *STDOUT_MODES), case["name"]
+        for source in corpus_files(case):
+            assert (CORPUS / source).exists(), f"{case['name']}: {source} missing from the corpus"
+    used = {source for case in CASES for source in corpus_files(case)}
     parts = {"a-folder", "partial-error"}  # folders installed whole, or files of a multi-file case
     files = {
         path.relative_to(CORPUS).as_posix()
@@ -185,8 +231,15 @@ def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
     assert "Traceback" not in output, output
     assert process.returncode == expected_exit, f"exit {process.returncode}\n{output}"
     assert outcome.after == outcome.before, "the previous output changed"
+    for path, (before, after) in outcome.untouched.items():
+        assert after == before, f"{path} changed"
     if case.get("must_not_create"):
         assert not (outcome.copy / case["must_not_create"]).exists(), "the input ran code"
+    if case.get("must_not_show"):
+        assert case["must_not_show"] not in output, "the content of the file was shown"
+    if case.get("quiet"):  # a quiet end: not a word on stderr
+        assert process.stderr == "", process.stderr
+        return
 
     if expected_exit == 1:  # check findings: a report, not one error line; the finding is on one
         pattern = location_pattern(case)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -308,3 +309,81 @@ def test_build_still_fails_on_a_bad_input(
     assert error_lines(output, message), output
     assert "Traceback" not in output, output
     assert not (out / "scoring.html").exists(), "nothing is written when an input is bad"
+
+
+# ---------------------------------------------------------------- inputs built to hurt (issue 10)
+
+
+def prepare_error(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The one-line error the preview's rebuild gives for the copy (paths relative to it)."""
+    from generator.policy import site_options
+    from generator.site import prepare
+
+    def rebuild() -> object:
+        return prepare(Project.at(Path(".")), list(site_options(Path("mkdocs.yml")).languages), strict=False)
+
+    return expected_error(root, rebuild, monkeypatch)
+
+
+def break_with_huge_integer(root: Path) -> Callable[[], None]:
+    rules = root / "rules.yaml"
+    good = rules.read_text("utf-8")
+    text, count = re.subn(r"(?m)^(  joker: )\d+", r"\g<1>12345678901234567890123456", good)
+    assert count == 1
+    rules.write_text(text, "utf-8")
+    return lambda: rules.write_text(good, "utf-8")
+
+
+def break_with_bad_charset(root: Path) -> Callable[[], None]:
+    catalog = root / DANISH_PO
+    good = catalog.read_text("utf-8")
+    edit(catalog, "charset=utf-8", "charset=klingon")
+    return lambda: catalog.write_text(good, "utf-8")
+
+
+def break_with_a_folder_not_cldr(root: Path) -> Callable[[], None]:
+    """A new language folder whose name is markup, not a CLDR code; moved in whole (one event)."""
+    name = 'da.x" onmouseover="alert(1)'
+    staged = root.parent / "staged-language"
+    (staged / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+    (staged / "LC_MESSAGES" / "messages.po").write_bytes((root / DANISH_PO).read_bytes())
+    os.rename(staged, root / "locales" / name)
+    return lambda: shutil.rmtree(root / "locales" / name)
+
+
+@pytest.mark.parametrize(
+    ("breaks", "where", "joker"),
+    [
+        (break_with_huge_integer, "rules.yaml", 30),
+        (break_with_bad_charset, str(DANISH_PO), 31),
+        (break_with_a_folder_not_cldr, 'locales/da.x" onmouseover="alert(1)', 32),
+    ],
+    ids=["huge-integer", "bad-charset", "folder-not-cldr"],
+)
+def test_hostile_input_keeps_last_good_pages_until_fixed(
+    preview: Preview,
+    monkeypatch: pytest.MonkeyPatch,
+    breaks: Callable[[Path], Callable[[], None]],
+    where: str,
+    joker: int,
+) -> None:
+    """No hanging request, no traceback: the one line in the terminal, the last good pages served."""
+    rebuild_with_joker(preview, joker)
+    mark = preview.mark()
+    fix = breaks(preview.root)
+    try:
+        message = prepare_error(preview.root, monkeypatch)
+        assert message.startswith(f"{where}:"), message
+        preview.wait_for(f"the error {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
+        time.sleep(1.0)  # let a wrongly continuing build do its damage before looking
+        output = preview.output(mark)
+        assert "Traceback" not in output, output
+        assert len(error_lines(output, message)) == 1, output
+        assert_last_good_pages(preview, joker)
+    finally:
+        fix()
+    set_joker(preview.root, joker + 10)
+    preview.wait_for(
+        f"joker = {joker + 10} after the fix", lambda: shows_joker(preview.get("da")[1], joker + 10)
+    )
+    assert_last_good_pages(preview, joker + 10)

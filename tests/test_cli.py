@@ -1,0 +1,388 @@
+"""The command line as a Unix tool: where its output goes, how it ends, how much it holds.
+
+`score` streams: any number of rounds in bounded memory, each round's result written once
+known, in the bytes the whole JSON document would have had. Standard output that cannot be
+written is a one-line error (exit 2); a reader that has gone is a quiet end (exit 141, as a
+shell shows a tool killed by SIGPIPE). Inputs are bounded in size, standard input too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from babel.messages.pofile import read_po, write_po
+from conftest import PUBLISHED, copy_project
+
+from generator import engine, files, score_input, scoring_io
+from generator.errors import RulesdocError
+from generator.export import conformance
+from generator.rules import Source, compose, load_rules, parse_rounds
+from generator.score_input import RoundStream
+from generator.score_table import round_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = load_rules(ROOT / "rules.yaml")
+ROUND = "{went_out: 0, hands: [{cards: []}, {cards: [AH, JK, 5C]}]}"
+
+
+def rulesdoc(
+    *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd, input=stdin.encode() if isinstance(stdin, str) else stdin, capture_output=True,
+        env=env, timeout=300,
+    )  # fmt: skip
+
+
+def buffered_env(buffered: bool) -> dict[str, str]:
+    """Standard output block-buffered (a failure shows at a flush) or not (at each write)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return env if buffered else {**env, "PYTHONUNBUFFERED": "1"}
+
+
+def many_rounds(count: int, round_text: str = ROUND) -> str:
+    return "".join(f"- {round_text}\n" for _ in range(count))
+
+
+# ---------------------------------------------------------------- the same bytes, streamed
+
+
+def whole_document(text: str) -> str:
+    """What `score` printed when it read everything first: json.dumps of the whole result."""
+    rounds, form = parse_rounds(text, "in.yaml")
+    situations = tuple(situation for situation, _ in rounds)
+    if form == "game":
+        game = engine.score_game(RULES, situations)
+        document: object = {
+            "rounds": [scoring_io.round_json(r) for r in game.rounds],
+            "totals": list(game.totals),
+            "target": game.target,
+            "finished": game.finished,
+            "winner": game.winner,
+            "extra_round": game.extra_round,
+        }
+    else:
+        results = [scoring_io.round_json(engine.score_round(RULES, s)) for s in situations]
+        document = results[0] if form == "round" else results
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def streamed(text: str, as_text: bool = False) -> str:
+    out = io.StringIO()
+    scoring_io.score(RULES, RoundStream(text, "in.yaml"), as_text, out.write)
+    return out.getvalue()
+
+
+def vector_inputs() -> list[str]:
+    vectors = [v for v in conformance(RULES)["vectors"] if "error" not in v["expected"]]
+    rounds = [v["input"] for v in vectors if v["kind"] == "round"]
+    games = [v["input"] for v in vectors if v["kind"] == "game"]
+    return [json.dumps(x) for x in [*rounds, *games, rounds[:1], rounds[:2], rounds[:9]]]
+
+
+@pytest.mark.parametrize("text", vector_inputs())
+def test_streamed_json_is_the_whole_documents_bytes(text: str) -> None:
+    assert streamed(text) == whole_document(text)
+
+
+def test_streamed_text_tables() -> None:
+    lines = "\n".join(round_lines(*next(iter(score_all(ROUND)))))
+    # One round, and a list of one round: the table alone.
+    assert streamed(ROUND, as_text=True) == lines + "\n"
+    assert streamed(f"[{ROUND}]", as_text=True) == lines + "\n"
+    # A list of several: each under its number, an empty line between them.
+    assert streamed(f"[{ROUND}, {ROUND}]", as_text=True) == f"Round 1\n{lines}\n\nRound 2\n{lines}\n"
+    game = streamed(f"{{rounds: [{ROUND}, {ROUND}]}}", as_text=True)
+    assert game == (
+        f"Round 1\n{lines}\n\nRound 2\n{lines}\n\n"
+        "Totals: seat 0 0, seat 1 72 (target 100)\nNo total has reached the target of 100: the game goes on.\n"
+    )
+
+
+def score_all(text: str) -> list[tuple[object, engine.RoundResult]]:
+    rounds, _ = parse_rounds(text, "in.yaml")
+    return [(situation, engine.score_round(RULES, situation)) for situation, _ in rounds]
+
+
+def test_a_game_keeps_only_running_totals() -> None:
+    # Blocked rounds of equal hands: both seats win, score 0, and the game goes on for ever.
+    tie = "{hands: [{cards: [2C]}, {cards: [2D]}]}"
+    text = f"{{rounds: [{', '.join([tie] * 50)}]}}"
+    assert streamed(text) == whole_document(text)
+    assert json.loads(streamed(text))["totals"] == [0, 0]
+
+
+# ---------------------------------------------------------------- bounded memory
+
+
+PEAK_RSS_BOUND_MB = 150  # 100k rounds read whole took 1.1 GB; streamed, about 50 MB
+
+
+def peak_rss_mb(args: list[str], stdin: Path | None, stdout: Path) -> tuple[int, float]:
+    """Exit status and peak RSS of one `rulesdoc` run, measured by a small launcher of its own
+    (RUSAGE_CHILDREN is the peak over every child a process ever had: pytest's would mix them)."""
+    launcher = (
+        "import resource, subprocess, sys\n"
+        "with open(sys.argv[1], 'rb') as source, open(sys.argv[2], 'wb') as out:\n"
+        "    status = subprocess.run(sys.argv[3:], stdin=source, stdout=out).returncode\n"
+        "print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"  # kB on Linux
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", launcher, str(stdin or os.devnull), str(stdout),
+         sys.executable, "-m", "generator", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    status, kilobytes = done.stdout.split()
+    return int(status), int(kilobytes) / 1024
+
+
+def test_100k_rounds_in_bounded_memory(tmp_path: Path) -> None:
+    count = 100_000
+    hands = ["[AH, JK, 5C]", "[10D, QS]", "[2C, 3C, 4C, KH]"]
+    source, out = tmp_path / "rounds.yaml", tmp_path / "scores.json"
+    source.write_text(
+        "".join(
+            f"- went_out: 0\n  hands:\n    - cards: []\n    - cards: {hands[i % 3]}\n"
+            f"      opened: {'false' if i % 2 else 'true'}\n"
+            for i in range(count)
+        ),
+        "utf-8",
+    )
+    status, peak = peak_rss_mb(["score", str(source)], None, out)
+    assert status == 0
+    print(f"score, {count} rounds: peak RSS {peak:.0f} MB")
+    assert peak < PEAK_RSS_BOUND_MB
+    rounds = json.loads(out.read_text("utf-8"))
+    assert len(rounds) == count
+    assert [r["scores"] for r in rounds[:4]] == [[0, 36], [0, 45], [0, 19], [0, 50]]  # 61 capped at 50
+    assert rounds[-1]["scores"] == [0, 50]  # round 100000: the first hand again, never opened
+
+
+def test_an_error_past_the_held_output_follows_the_rounds_written() -> None:
+    """Small inputs are all or nothing; past HOLD_CHARS of output, rounds go out as they come."""
+    count = 2 * scoring_io.HOLD_CHARS // len(streamed(ROUND))  # twice what is held back
+    text = many_rounds(count) + "- {went_out: 0, hands: [{cards: [KH]}, {cards: [2C]}]}\n"
+    done = rulesdoc("score", "-", stdin=text)
+    assert done.returncode == 2
+    assert (
+        done.stderr.decode()
+        == f"rulesdoc: error: <stdin>:{count + 1}: seat 0 went out but still holds cards\n"
+    )
+    printed = done.stdout.decode()
+    assert printed.startswith("[\n  {") and not printed.rstrip().endswith("]")  # no reader takes it whole
+    assert printed.count('"scores"') == count  # every round before the error, whole
+
+
+def test_held_output() -> None:
+    written: list[str] = []
+    held = scoring_io.HeldOutput(written.append, hold=10)
+    held.write("12345")
+    assert written == []
+    held.write("678901")  # past the bound: what is held goes out, the rest as it comes
+    held.write("x")
+    assert written == ["12345678901", "x"]
+    dropped = scoring_io.HeldOutput(written.append, hold=10)
+    dropped.write("never")  # an error before release: nothing of it is written
+    assert written == ["12345678901", "x"]
+
+
+# ---------------------------------------------------------------- input bounds
+
+
+def test_standard_input_is_read_up_to_the_bound() -> None:
+    too_much = b"#" * (files.MAX_SCORE_INPUT_BYTES + 1)
+    done = rulesdoc("score", "-", stdin=too_much)
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        f"rulesdoc: error: <stdin>: input is over the limit of {files.MAX_SCORE_INPUT_BYTES:,} bytes; "
+        "give fewer rounds\n"
+    )
+
+
+def test_an_input_file_over_the_bound_is_refused_unread(tmp_path: Path) -> None:
+    big = tmp_path / "rounds.yaml"
+    with big.open("wb") as handle:  # sparse: nothing of it is ever read
+        handle.truncate(files.MAX_SCORE_INPUT_BYTES + 1)
+    done = rulesdoc("score", str(big))
+    assert done.returncode == 2
+    assert done.stderr.decode().endswith(
+        f"rounds.yaml: input is {files.MAX_SCORE_INPUT_BYTES + 1:,} bytes; "
+        f"the limit is {files.MAX_SCORE_INPUT_BYTES:,}\n"
+    )
+
+
+def test_an_input_file_above_the_rules_bound_is_scored(tmp_path: Path) -> None:
+    """Rounds files are bounded by MAX_SCORE_INPUT_BYTES, not by the rules file's 1 MiB."""
+    source = tmp_path / "rounds.yaml"
+    source.write_text("#" * files.MAX_RULES_BYTES + "\n" + ROUND + "\n", "utf-8")
+    done = rulesdoc("score", str(source))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["scores"] == [0, 36]
+
+
+def test_standard_input_not_utf8_names_its_line() -> None:
+    done = rulesdoc("score", "-", stdin=b"went_out: 0\nhands:\n  - cards: [\xe9]\n")
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "rulesdoc: error: <stdin>:3: not UTF-8 text (invalid continuation byte: byte 0xe9)\n"
+    )
+
+
+def test_standard_input_closed() -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" "$@" <&-', sys.executable, "-m", "generator", "score", "-"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "rulesdoc: error: <stdin>: standard input is closed; give a file, or pipe the rounds in\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- {went_out: 0, hands: [{cards: []}, {cards: [AH]}]}\n- {went_out: 0, hands: [\n",
+        "hands:\n\t- cards: []\n",
+        "- {went_out: 0, hands: [{cards: []}, {cards: [AH]}]}\n- {went_out: 0 hands: []}: x\n",
+        "rounds:\n  - {went_out: 0, hands: [{cards: []}, {cards: [AH]}]}\n  - &a {hands: [*b]}\n",
+    ],
+    ids=["unclosed", "tab", "mapping-value", "undefined-alias"],
+)
+def test_libyaml_syntax_errors_keep_pyyamls_words(text: str) -> None:
+    """The stream parses with LibYAML; its errors read as rules.yaml's do (PyYAML's own words)."""
+    with pytest.raises(RulesdocError) as whole:
+        compose(text, Source("in.yaml"))
+    with pytest.raises(RulesdocError) as stream:
+        list(RoundStream(text, "in.yaml"))
+    assert str(stream.value) == str(whole.value)
+
+
+def test_libyaml_words_errors_differently() -> None:
+    """Why the stream asks PyYAML for the words: LibYAML's differ."""
+    if not score_input.LIBYAML:
+        pytest.skip("PyYAML without LibYAML")
+    text = "hands: [\n"
+    problems = []
+    for loader in (yaml.SafeLoader, yaml.CSafeLoader):
+        with pytest.raises(yaml.MarkedYAMLError) as raised:
+            yaml.load(text, Loader=loader)
+        problems.append(raised.value.problem)
+    assert problems == [
+        "expected the node content, but found '<stream end>'",
+        "did not find expected node content",
+    ]
+    assert isinstance(score_input.loader(text), score_input.FastLoader)
+
+
+# ---------------------------------------------------------------- standard output
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("rounds", [1, 8_000], ids=["one-round", "8k-rounds"])
+def test_stdout_on_a_full_disk_is_one_line(tmp_path: Path, buffered: bool, rounds: int) -> None:
+    """ENOSPC at a write or at the last flush: the error, never a traceback or exit 0."""
+    source = tmp_path / "rounds.yaml"
+    source.write_text(many_rounds(rounds), "utf-8")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "generator", "score", str(source)], cwd=ROOT, stdout=full,
+            stderr=subprocess.PIPE, text=True, env=buffered_env(buffered), timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == "rulesdoc: error: <stdout>: cannot write: No space left on device\n"
+
+
+@pytest.mark.parametrize("command", [["--version"], ["--help"], ["score", "--help"]])
+def test_help_on_a_full_disk_is_not_lost_silently(command: list[str]) -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "generator", *command], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+            text=True, env=buffered_env(True), timeout=60,
+        )  # fmt: skip
+    assert (done.returncode, done.stderr) == (
+        2,
+        "rulesdoc: error: <stdout>: cannot write: No space left on device\n",
+    )
+
+
+def test_stdout_closed_is_refused_before_any_work(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" "$@" >&-', sys.executable, "-m", "generator", "render", "--out", "pages"],
+        cwd=project, stderr=subprocess.PIPE, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == (
+        "rulesdoc: error: <stdout>: standard output is closed; nothing was done (send it to /dev/null)\n"
+    )
+    assert not (project / "pages").exists()
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+def test_score_into_head_ends_quietly_with_141(tmp_path: Path, buffered: bool) -> None:
+    """`rulesdoc score big.yaml | head -1`: head has its line and goes; score stops, no word said."""
+    source = tmp_path / "big.yaml"
+    source.write_text(many_rounds(8_000), "utf-8")  # 1.8 MB of JSON: more than is held, and a pipe holds
+    done = subprocess.run(
+        ["bash", "-c", 'set -o pipefail; "$@" | head -1', "bash",
+         sys.executable, "-m", "generator", "score", str(source)],
+        cwd=ROOT, capture_output=True, text=True, env=buffered_env(buffered), timeout=120,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (141, "[\n", "")
+
+
+def test_check_into_a_gone_reader_ends_quietly() -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the report is written
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "generator", "check", "--lang", "da"], cwd=ROOT, stdout=write_end,
+            stderr=subprocess.PIPE, text=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+# ---------------------------------------------------------------- a percent sign is text
+
+
+def test_a_percent_sign_in_a_title_renders_in_every_language(tmp_path: Path) -> None:
+    """rules.yaml's texts are never %-formatted: "50% off" is a title, in English and translated."""
+    project = copy_project(tmp_path / "project")
+    rules = project / "rules.yaml"
+    old_title = "An ace, a joker and a five are left"
+    title = "50% off: an ace, a joker and a five"
+    rules.write_text(rules.read_text("utf-8").replace(f"title: {old_title}", f'title: "{title}"'), "utf-8")
+    for step in (["catalog", "extract"], ["catalog", "update"]):
+        done = rulesdoc("--root", str(project), *step, cwd=project)
+        assert done.returncode == 0, done.stderr
+    translated = {}
+    for code in PUBLISHED[1:]:  # each language's own words, a lone % in them
+        path = project / "locales" / code / "LC_MESSAGES" / "messages.po"
+        with path.open("rb") as handle:
+            catalog = read_po(handle)
+        entry = catalog[title]
+        assert entry is not None and "no-python-format" in entry.flags, code
+        entry.string = translated[code] = f"{code}: 100 % sure, 50 % off"
+        entry.flags.discard("fuzzy")
+        entry.previous_id = []
+        with path.open("wb") as handle:
+            write_po(handle, catalog)
+    done = rulesdoc("--root", str(project), "render", "--out", str(tmp_path / "pages"), cwd=project)
+    assert done.returncode == 0, done.stderr  # strict: nothing missing, nothing refused
+    for code in PUBLISHED:
+        page = (tmp_path / "pages" / code / "scoring.md").read_text("utf-8")
+        shown = re.escape(title if code == "en" else translated[code])
+        assert re.search(rf"\*\*{shown}\*\*", page), code
