@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: what a shell shows for a tool its reader left
 CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
-REPORT_FORMATS = ("markdown", "json")  # generator.report.FORMATS, imported only by `report`
+REPORT_FORMATS = ("markdown", "json")  # generator.report_formats.FORMATS, imported only by `report`
 # The top-level help: plain text (the module docstring above is reST, for the code's readers).
 DESCRIPTION = (
     "rulesdoc: the rules of Rami from one spec (rules.yaml) and a real scoring engine, "
@@ -240,7 +240,7 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     codes = (
         [language.code for language in select_languages(workspace.languages, args.lang)] if args.lang else []
     )
-    report = lint.check_workspace(workspace, policy, codes or None, args.pages)
+    report = lint.run(lint.gather(workspace, policy, codes or None, args.pages))
     say(FORMATS[args.format](report))
     return EXIT_FINDINGS if report.errors else EXIT_OK
 
@@ -256,9 +256,10 @@ def _export(args: argparse.Namespace, project: Project) -> int:
 
 def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
     from generator import report  # git, Babel's extraction: only for `report`
+    from generator.report_formats import FORMATS
 
     result = report.compare(root, project.rules, project.locales, args.base)
-    write(report.FORMATS[args.format](result))
+    write(FORMATS[args.format](result))
     return EXIT_OK
 
 

@@ -116,7 +116,7 @@ def prepare(project: Project, codes: list[str], strict: bool, memory: Memory | N
     # Rendering and judging stay in this process: forked workers for them were measured to cost
     # more CPU (copy-on-write of the workspace) than the cores gave back in wall time.
     results, changed, fresh = _render(workspace, published, memory)
-    report = lint.check_workspace(workspace, policy, changed, None, results, fresh)
+    report = lint.run(lint.gather(workspace, policy, changed, None, results, fresh))
     if strict and report.errors:
         raise Refusal(
             f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses them):",

@@ -45,4 +45,4 @@ def lint_error_lines(project: Project) -> list[str]:
     from generator.render import Workspace
 
     policy = read_policy(project.locales, site_options(project.root / "mkdocs.yml").languages, project.root)
-    return lint.check_workspace(Workspace.load(project), policy).error_lines()
+    return lint.run(lint.gather(Workspace.load(project), policy)).error_lines()

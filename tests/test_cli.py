@@ -22,8 +22,8 @@ from babel.messages.pofile import read_po, write_po
 from conftest import PUBLISHED, copy_project
 
 from generator import engine, files, score_input, scoring_io
+from generator.conformance import conformance
 from generator.errors import RulesdocError
-from generator.export import conformance
 from generator.rules import Source, compose, load_rules, parse_rounds
 from generator.score_input import RoundStream
 from generator.score_table import round_lines

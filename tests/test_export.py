@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_conformance import independent
 
-from generator import export
+from generator import conformance, export, vector_plans
 from generator.errors import RulesdocError
 from generator.rules import load_rules, parse_rules
 
@@ -46,9 +46,9 @@ def test_the_engine_through_the_score_input_agrees_with_every_vector(vector_id: 
     try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others
         rounds = [situation for situation, _ in parse_rounds(json.dumps(vector["input"]), "vector")[0]]
         if vector["kind"] == "game":
-            result = export.game_expected(engine.score_game(RULES, tuple(rounds)))
+            result = conformance.game_expected(engine.score_game(RULES, tuple(rounds)))
         else:
-            result = export.round_expected(engine.score_round(RULES, rounds[0]))
+            result = conformance.round_expected(engine.score_round(RULES, rounds[0]))
     except RulesdocError:
         assert "error" in vector["expected"]
         return
@@ -96,7 +96,7 @@ def test_every_rule_and_refusal_is_covered() -> None:
     assert reasons == {"winner", "hand_value", "never_opened", "capped_fixed", "capped_target_share",
                        "hand_rummy", "blocked_winner"}  # fmt: skip
     errors = {vector["expected"].get("error") for vector in CONFORMANCE["vectors"]} - {None}
-    assert errors == set(export.ERRORS) == set(CONFORMANCE["errors"])
+    assert errors == set(conformance.ERRORS) == set(CONFORMANCE["errors"])
     assert CONFORMANCE["uncovered"] == []
 
 
@@ -225,7 +225,7 @@ target: {{per_opponent: {values["per_opponent"]}}}
     assert document["vectors"]
     for vector in document["vectors"]:
         assert independent(document["rules"], vector) == vector["expected"], vector["id"]
-    planned = {plan.id for plan in export.planned_vectors(parse_rules(text))}
+    planned = {plan.id for plan in vector_plans.planned_vectors(parse_rules(text))}
     assert {v["id"] for v in document["vectors"]} | {u["id"] for u in document["uncovered"]} == planned
 
 

@@ -87,7 +87,7 @@ def run(root: Path, *args: str) -> list[Finding]:
     if "--pages" in args:
         pages = Path(args[args.index("--pages") + 1])
     policy = read_policy(project.locales, site_options(root / "mkdocs.yml").languages, root)
-    return list(lint.check_workspace(Workspace.load(project), policy, None, pages).findings)
+    return list(lint.run(lint.gather(Workspace.load(project), policy, None, pages)).findings)
 
 
 def of(findings: list[Finding], check: str, locale: str | None = None) -> list[Finding]:

@@ -13,23 +13,22 @@ exactly the errors ``check`` reports, in the same words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
 from generator.lint.inputs import Subject, gather, share, subject
 from generator.lint.model import REGISTRY, Finding, Report, Severity, Summary, run_check
-from generator.policy import Policy
-from generator.render import LanguageResult, Workspace
 
-__all__ = ["REGISTRY", "Report", "Severity", "check_workspace", "gather", "run", "share", "subject"]
+__all__ = ["REGISTRY", "Report", "Severity", "gather", "run", "share", "subject"]
 
 
 def run(subjects: Sequence[Subject]) -> Report:
-    return assemble([run_subject(subject) for subject in subjects])
+    """Every registered check on every subject: the report ``check`` prints and the build obeys."""
+    parts = [_run_subject(subject) for subject in subjects]
+    return Report(tuple(f for findings, _ in parts for f in findings), tuple(summary for _, summary in parts))
 
 
-def run_subject(subject: Subject) -> tuple[list[Finding], Summary]:
+def _run_subject(subject: Subject) -> tuple[list[Finding], Summary]:
     """One language's findings and its row of the summary table."""
     with_pages = subject.shared.pages_dir is not None
     mine = [
@@ -42,21 +41,3 @@ def run_subject(subject: Subject) -> tuple[list[Finding], Summary]:
         errors, len(mine) - errors, subject.shown_path,
     )  # fmt: skip
     return mine, summary
-
-
-def assemble(parts: Sequence[tuple[list[Finding], Summary]]) -> Report:
-    """The report of languages checked one by one (perhaps in other processes), in their order."""
-    return Report(tuple(f for findings, _ in parts for f in findings), tuple(summary for _, summary in parts))
-
-
-def check_workspace(
-    workspace: Workspace,
-    policy: Policy,
-    codes: Sequence[str] | None = None,
-    pages_dir: Path | None = None,
-    results: Mapping[str, LanguageResult] | None = None,
-    fresh: bool = True,
-) -> Report:
-    """``fresh``: extract the sources again to find a stale messages.pot (the preview skips it
-    when no source changed)."""
-    return run(gather(workspace, policy, codes, pages_dir, results, fresh))

@@ -120,7 +120,8 @@ def gather(
     fresh: bool = True,
     source: bool = True,
 ) -> list[Subject]:
-    """The subjects to check: the source language and the chosen catalogs (None: every one).
+    """The subjects to check: the source language and the chosen catalogs (None: every one);
+    ``lint.run(gather(...))`` is what ``check`` and the strict build both do.
 
     ``results``: a render the caller already made (the build's); otherwise one is made here.
     ``source``: include the source language (messages.pot's checks).
