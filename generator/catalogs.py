@@ -76,6 +76,8 @@ def extract(root: Path) -> Catalog:
     plain_files: set[str] = set()
 
     def note_method(filename: str, method: str, options: dict[str, str]) -> None:
+        # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
+        files.check_regular(root / filename, root)
         if method in PLAIN_TEXT_METHODS:
             plain_files.add(filename.replace(os.sep, "/"))
 
