@@ -16,6 +16,7 @@ memory, so nothing can go stale between runs:
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import traceback
@@ -197,8 +198,14 @@ def build_languages(
     processes = min(len(codes), workers())
     try:
         if parallel and processes > 1:
-            with multiprocessing.get_context("fork").Pool(processes) as pool:
-                problems = pool.map(_build_one, codes, chunksize=1)
+            # The workers inherit this process's objects: keep the collector from touching (and so
+            # copying) them in every worker.
+            gc.freeze()
+            try:
+                with multiprocessing.get_context("fork").Pool(processes) as pool:
+                    problems = pool.map(_build_one, codes, chunksize=1)
+            finally:
+                gc.unfreeze()
         else:
             problems = [_build_one(code) for code in codes]
     finally:
