@@ -64,6 +64,12 @@ class _Parser(argparse.ArgumentParser):
             super()._print_message(message, file)
 
 
+def _out_option(command: argparse.ArgumentParser, default: str) -> None:
+    command.add_argument(
+        "--out", type=Path, default=Path(default), metavar="DIR", help=f"folder (default: {default})"
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulesdoc", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"rulesdoc {__version__}")
@@ -108,9 +114,7 @@ def _parser() -> argparse.ArgumentParser:
         "as it was; a folder holding other files is refused.",
     )
     export.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
-    export.add_argument(
-        "--out", type=Path, default=Path("build/export"), metavar="DIR", help="folder (default: build/export)"
-    )
+    _out_option(export, "build/export")
 
     report = commands.add_parser(
         "report",
@@ -159,9 +163,7 @@ def _parser() -> argparse.ArgumentParser:
         "with `render --locales DIR`. Babel has no en-XA locale data: it formats "
         "numbers and plurals as en_001.",
     )
-    pseudo_step.add_argument(
-        "--out", type=Path, default=Path("build/pseudo"), metavar="DIR", help="folder (default: build/pseudo)"
-    )
+    _out_option(pseudo_step, "build/pseudo")
 
     check = commands.add_parser(
         "check",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from generator import engine
 from generator.errors import Location, RulesdocError, display_path
@@ -24,17 +24,25 @@ from generator.model import Rules
 from generator.rules import load_rules, parse_rules
 
 Value = int | float
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
-class ValueChange:
-    key: str  # dotted, as in rules.yaml: "card_values.joker"
-    before: Value | None  # None: the key did not exist on that side
-    after: Value | None
+class Change(Generic[K, V]):
+    """One thing before → after: a value (by its dotted key) or a player count's row."""
+
+    key: K  # "card_values.joker"; a number of players
+    before: V | None  # None: it did not exist on that side
+    after: V | None
 
     @property
     def changed(self) -> bool:
         return self.before != self.after
+
+
+ValueChange = Change[str, Value]
+PlayerCountChange = Change[int, PlayerCount]
 
 
 @dataclass(frozen=True)
@@ -59,17 +67,6 @@ class ExampleChange:
         if self.after is None:
             return "removed"
         return "unchanged" if self.before == self.after else "changed"
-
-
-@dataclass(frozen=True)
-class PlayerCountChange:
-    players: int
-    before: PlayerCount | None  # None: the count was not allowed on that side
-    after: PlayerCount | None
-
-    @property
-    def changed(self) -> bool:
-        return self.before != self.after
 
 
 @dataclass(frozen=True)

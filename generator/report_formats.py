@@ -81,7 +81,7 @@ def markdown(report: Report) -> str:
         cap_before, cap_after = _cap(row.before), _cap(row.after)
         lines.append(
             _row(
-                str(row.players),
+                str(row.key),
                 target_before,
                 _bold_if(target_before != target_after, target_after),
                 cap_before,
@@ -155,7 +155,7 @@ def as_json(report: Report) -> str:
         ],
         "player_counts": [
             {
-                "players": p.players,
+                "players": p.key,
                 "before": _count_json(p.before),
                 "after": _count_json(p.after),
                 "changed": p.changed,
