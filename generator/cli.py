@@ -64,6 +64,18 @@ class _Parser(argparse.ArgumentParser):
             super()._print_message(message, file)
 
 
+UPDATE = (
+    "New messages are added, changed ones become fuzzy (the old source kept as #|), vanished ones are "
+    "kept as obsolete #~ entries. A catalog whose messages did not change is left untouched."
+)
+PSEUDO_HELP = "write the pseudo-locale en-XA ([Ŵîññéŕ ···]) for layout tests, not in locales/"
+PSEUDO = (
+    "Every message accented, about 40 % longer and bracketed, placeholders kept. Written to "
+    "DIR/en-XA/ (never locales/, which would publish it); render it with `render --locales DIR`. "
+    "Babel has no en-XA locale data: it formats numbers and plurals as en_001."
+)
+
+
 def _out_option(command: argparse.ArgumentParser, default: str) -> None:
     command.add_argument(
         "--out", type=Path, default=Path(default), metavar="DIR", help=f"folder (default: {default})"
@@ -135,13 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
     steps.add_parser("extract", help="write locales/messages.pot from templates and rules.yaml")
-    update = steps.add_parser(
-        "update",
-        help="merge messages.pot into every catalog",
-        description="New messages are added, changed ones become fuzzy (the old source kept as #|), "
-        "vanished ones are kept as obsolete #~ entries. A catalog whose messages did not change is "
-        "left untouched.",
-    )
+    update = steps.add_parser("update", help="merge messages.pot into every catalog", description=UPDATE)
     update.add_argument("--lang", action="append", default=[], metavar="CODE")
     update.add_argument(
         "--force", action="store_true", help="accept a messages.pot that lacks most of a catalog's messages"
@@ -155,14 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     init = steps.add_parser("init", help="start the catalog of a new language")
     init.add_argument("lang", help="a CLDR language code: fr, pt_BR, zh-Hant, sr_Latn ...")
     init.add_argument("--locale", help="formatting locale if not the code itself, e.g. pt_PT")
-    pseudo_step = steps.add_parser(
-        "pseudo",
-        help="write the pseudo-locale en-XA ([Ŵîññéŕ ···]) for layout tests, not in locales/",
-        description="Every message accented, about 40 % longer and bracketed, placeholders kept. "
-        "Written to DIR/en-XA/ (never locales/, which would publish it); render it "
-        "with `render --locales DIR`. Babel has no en-XA locale data: it formats "
-        "numbers and plurals as en_001.",
-    )
+    pseudo_step = steps.add_parser("pseudo", help=PSEUDO_HELP, description=PSEUDO)
     _out_option(pseudo_step, "build/pseudo")
 
     check = commands.add_parser(

@@ -230,16 +230,8 @@ def parse(data: bytes, path: Path, shown: str | None = None) -> LoadedCatalog:
             f"the catalog declares charset {catalog.charset!r}; catalogs are UTF-8 (write charset=UTF-8)",
             Location(shown, header.lines.get("Content-Type")),
         )
-    return LoadedCatalog(
-        path=path,
-        shown=shown,
-        catalog=catalog,
-        forms_written=parser.forms_written,
-        header_lines=header.lines,
-        plural_forms=header.plural_forms,
-        plural_error=header.plural_error,
-        lines=parser.lines,
-    )
+    facts = (parser.forms_written, header.lines, header.plural_forms, header.plural_error, parser.lines)
+    return LoadedCatalog(path, shown, catalog, *facts)
 
 
 # How many times a run parsed a catalog: the tests hold `check` to one parse per file.

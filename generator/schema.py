@@ -46,22 +46,23 @@ def _positive(description: str) -> dict[str, Any]:
     return {"type": "integer", "minimum": 1, "maximum": MAX_VALUE, "description": description}
 
 
-def _section(description: str, properties: dict[str, Any]) -> dict[str, Any]:
-    """A mapping whose every key is required and no other key is allowed."""
+def _section(
+    description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """A mapping of these keys and no other; all required unless ``required`` names some."""
     return {
         "type": "object",
         "description": description,
         "properties": properties,
-        "required": list(properties),
+        "required": list(properties) if required is None else required,
         "additionalProperties": False,
     }
 
 
 def _situation() -> dict[str, Any]:
-    hand = {
-        "type": "object",
-        "description": "What one seat holds when the round ends.",
-        "properties": {
+    hand = _section(
+        "What one seat holds when the round ends.",
+        {
             "cards": {
                 "type": "array",
                 "description": "Cards left in hand; empty only for the seat that went out. "
@@ -80,13 +81,11 @@ def _situation() -> dict[str, Any]:
                 "who never opened (surcharge and caps apply).",
             },
         },
-        "required": ["cards"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "description": "A round as it ends: never a result, which the engine computes.",
-        "properties": {
+        required=["cards"],
+    )
+    return _section(
+        "A round as it ends: never a result, which the engine computes.",
+        {
             "hands": {
                 "type": "array",
                 "description": "One hand per seat, seat 0 first.",
@@ -107,9 +106,8 @@ def _situation() -> dict[str, Any]:
                 "none of whom had opened, pays the hand rummy penalty.",
             },
         },
-        "required": ["hands"],
-        "additionalProperties": False,
-    }
+        required=["hands"],
+    )
 
 
 def rules_schema() -> dict[str, Any]:
