@@ -13,6 +13,7 @@ asserts ``problems.assert_none()`` where it matters; a request off the machine f
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -87,10 +88,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def site_url(built_site: Path) -> Iterator[str]:
-    """The built site over HTTP on 127.0.0.1 and a free port: "http://127.0.0.1:<port>/"."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """A folder over HTTP on 127.0.0.1 and a free port: "http://127.0.0.1:<port>/"."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
@@ -100,6 +101,13 @@ def site_url(built_site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site over HTTP."""
+    with serving(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -8,9 +8,6 @@ headings translated, and is built strictly and served like the published site.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +19,7 @@ from newlang import build_site, fill
 from generator import catalogs
 
 from . import axe_gate
-from .conftest import HOST, Problems, _QuietHandler, open_context, site_languages
+from .conftest import Problems, open_context, serving, site_languages
 from .test_accessibility import open_page
 from .test_layout import WIDTHS_JS, _platform_fonts
 
@@ -58,16 +55,8 @@ def world_site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 @pytest.fixture(scope="session")
 def world_url(world_site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(world_site))
-    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="world-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://{HOST}:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving(world_site) as url:
+        yield url
 
 
 DIRECTION_JS = """() => {
