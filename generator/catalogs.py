@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from babel import Locale
-from babel.messages.catalog import Catalog, Message
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from generator import __version__, files, plurals, po
@@ -329,10 +329,3 @@ def set_plural_forms(catalog: Catalog, rule: plurals.PluralForms) -> None:
     """Babel keeps the header it writes in two private fields: it has no setter for them."""
     catalog._num_plurals = rule.count  # type: ignore[assignment]
     catalog._plural_expr = rule.expression  # type: ignore[assignment]
-
-
-def copy_message(message: Message, string: str | tuple[str, ...]) -> Message:
-    return Message(
-        message.id, string, locations=message.locations, flags=message.flags,
-        auto_comments=message.auto_comments, context=message.context,
-    )  # fmt: skip

@@ -24,7 +24,7 @@ from generator import locales as cldr
 from generator.cards import Card, Rank, Suit
 from generator.errors import Location, RulesdocError, display_path
 from generator.locales import Formatter as Formatter  # the view model formats with it
-from generator.markup import escape_message, escape_text
+from generator.markup import escape_message
 from generator.messages import Status, Verdict, judge
 from generator.po import Key, LoadedCatalog, forms, key_of, load
 
@@ -57,10 +57,6 @@ class Language:
     @property
     def is_source(self) -> bool:
         return self.catalog is None
-
-    @property
-    def path(self) -> Path | None:
-        return self.catalog.path if self.catalog else None
 
 
 SOURCE = Language(SOURCE_LANGUAGE, Locale.parse(SOURCE_LANGUAGE))
@@ -210,7 +206,6 @@ class Translator:
         self.mark = mark
         self.rule = language.catalog.plural_forms if language.catalog else None
         self.table: dict[Key, tuple[str, ...]] = {}
-        self.formatted: set[Key] = set()
         if language.catalog is not None:
             usable = verdicts if verdicts is not None else judge_catalog(language.catalog, {})
             for message in language.catalog.messages():
@@ -246,10 +241,6 @@ class Translator:
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return escape_message(self._lookup(context, singular, plural, n))
-
-    def text(self, message: str, context: str | None = None) -> str:
-        """A text that is never %-formatted (rules.yaml's titles, card names), escaped whole."""
-        return escape_text(self._lookup(context, message, None, 1))
 
     def plain(self, message: str, context: str | None = None) -> str:
         """A translation as plain, unescaped text, for callers that escape for their own context."""

@@ -76,11 +76,6 @@ def scan(text: str) -> Scan:
     return Scan(tuple(found), lone, tuple(" ".join(m.split()) for m in _FOREIGN.findall(text)))
 
 
-def names(text: str) -> frozenset[str]:
-    """The named placeholders of a message: ``{"points"}`` for ``"%(points)s points"``."""
-    return scan(text).named
-
-
 def split(text: str) -> list[str]:
     """Literal text and placeholders (``%%`` included) alternating: odd indexes are placeholders.
 

@@ -6,7 +6,7 @@ Python's ``eval`` (as ``gettext.c2py`` does), so a header cannot run code, and i
 size and nesting are bounded before any work is done.
 
 Two rules are the same when they pick the same form for every count a page can show:
-:func:`differences` compares them on 0..1000 and a spread of large numbers, so
+:func:`same_meaning` compares them on 0..1000 and a spread of large numbers, so
 ``plural=n != 1;`` (Weblate) and ``plural=(n != 1);`` (Babel) agree, while French's
 gettext ``(n > 1)`` and CLDR's three forms do not. Page counts are whole numbers:
 gettext has no decimals, so neither does the comparison.
@@ -98,17 +98,6 @@ def cldr(locale: Locale) -> PluralForms:
     """CLDR's rule for a locale, as Babel gives it in gettext form."""
     count, expression = get_plural(locale)
     return parse(f"nplurals={count}; plural={expression};")
-
-
-def differences(catalog: PluralForms, reference: PluralForms) -> list[int]:
-    """Sample counts for which the two rules' forms cannot be mapped one to one."""
-    pairing: dict[int, int] = {}
-    reverse: dict[int, int] = {}
-    odd = []
-    for n, ours, theirs in zip(SAMPLES, catalog.picks, reference.picks, strict=True):
-        if pairing.setdefault(ours, theirs) != theirs or reverse.setdefault(theirs, ours) != ours:
-            odd.append(n)
-    return odd
 
 
 def same_meaning(catalog: PluralForms, reference: PluralForms) -> bool:

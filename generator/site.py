@@ -49,7 +49,6 @@ from generator.preview import Memory
 from generator.render import LanguageResult, Project, Workspace, failures
 from generator.schema import publish_schema
 
-log = logging.getLogger("mkdocs.plugins.rulesdoc")
 # Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
 # error and fail the rebuild, which leaves `mkdocs serve` holding every request until one succeeds.
 preview_log = logging.getLogger("rulesdoc")
