@@ -8,6 +8,7 @@ language the built site offers is measured (read from the site, so a new one is 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -170,23 +171,32 @@ def phone_layout_problems(found: dict[str, Any], where: str) -> list[str]:
     return problems
 
 
-def test_worked_examples_read_as_blocks_on_a_phone(
-    browser: Browser, problems: Problems, built_site: Path, site_url: str, artifacts: Path
-) -> None:
-    context = open_context(browser, problems, viewport={"width": NARROW, "height": 800})
-    found: list[str] = []
+def scoring_pages(
+    browser: Browser, problems: Problems, built_site: Path, site_url: str, viewport: dict[str, int]
+) -> Iterator[tuple[SiteLanguage, Page]]:
+    """Every language's scoring page in turn, loaded in one tab at the given viewport."""
+    context = open_context(browser, problems, viewport=viewport)
     try:
         page = context.new_page()
         problems.watch(page)
         for language in site_languages(built_site):
             page.goto(site_url + language.root + "scoring.html", wait_until="networkidle")
-            page.screenshot(path=artifacts / f"phone-scoring-{language.tag}.png", full_page=True)
-            layout = page.evaluate(EXAMPLES_JS)
-            assert len(layout["examples"]) == len(expected.rules().examples), language.tag
-            found += phone_layout_problems(layout, f"{language.tag} at {NARROW} px")
-            found += table_semantics_problems(page, language)
+            yield language, page
     finally:
         context.close()
+
+
+def test_worked_examples_read_as_blocks_on_a_phone(
+    browser: Browser, problems: Problems, built_site: Path, site_url: str, artifacts: Path
+) -> None:
+    found: list[str] = []
+    viewport = {"width": NARROW, "height": 800}
+    for language, page in scoring_pages(browser, problems, built_site, site_url, viewport):
+        page.screenshot(path=artifacts / f"phone-scoring-{language.tag}.png", full_page=True)
+        layout = page.evaluate(EXAMPLES_JS)
+        assert len(layout["examples"]) == len(expected.rules().examples), language.tag
+        found += phone_layout_problems(layout, f"{language.tag} at {NARROW} px")
+        found += table_semantics_problems(page, language)
     assert not found, "\n".join(found)
     problems.assert_none()
 
@@ -232,33 +242,24 @@ def table_semantics_problems(page: Page, language: SiteLanguage) -> list[str]:
 def test_seat_labels_stay_whole_on_wider_screens(
     browser: Browser, problems: Problems, built_site: Path, site_url: str, width: int
 ) -> None:
-    context = open_context(browser, problems, viewport={"width": width, "height": 900})
     found: list[str] = []
-    try:
-        page = context.new_page()
-        problems.watch(page)
-        for language in site_languages(built_site):
-            page.goto(site_url + language.root + "scoring.html", wait_until="networkidle")
-            layout = page.evaluate(EXAMPLES_JS)
-            where = f"{language.tag} at {width} px"
-            scroll, room = layout["tableScroll"]
-            if scroll > room + 1:
-                found.append(f"{where}: the examples table scrolls sideways ({scroll} px in {room} px)")
-            for number, example in enumerate(layout["examples"], 1):
-                if example["display"] != "table-row":
-                    found.append(f"{where}, example {number}: not a table row but {example['display']}")
-                for seat in example["seats"]:
-                    for column, lines in (
-                        ("cards", seat["labelLines"]),
-                        ("points", seat["pointsLabelLines"]),
-                    ):
-                        if not one_line(lines):
-                            found.append(
-                                f"{where}, example {number}: {seat['label']!r} split in the {column} column"
-                            )
-                    if not one_line(seat["pointsLines"]):
-                        found.append(f"{where}, example {number}: {seat['label']!r} parted from its points")
-    finally:
-        context.close()
+    viewport = {"width": width, "height": 900}
+    for language, page in scoring_pages(browser, problems, built_site, site_url, viewport):
+        layout = page.evaluate(EXAMPLES_JS)
+        where = f"{language.tag} at {width} px"
+        scroll, room = layout["tableScroll"]
+        if scroll > room + 1:
+            found.append(f"{where}: the examples table scrolls sideways ({scroll} px in {room} px)")
+        for number, example in enumerate(layout["examples"], 1):
+            if example["display"] != "table-row":
+                found.append(f"{where}, example {number}: not a table row but {example['display']}")
+            for seat in example["seats"]:
+                for column, lines in (("cards", seat["labelLines"]), ("points", seat["pointsLabelLines"])):
+                    if not one_line(lines):
+                        found.append(
+                            f"{where}, example {number}: {seat['label']!r} split in the {column} column"
+                        )
+                if not one_line(seat["pointsLines"]):
+                    found.append(f"{where}, example {number}: {seat['label']!r} parted from its points")
     assert not found, "\n".join(found)
     problems.assert_none()
