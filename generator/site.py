@@ -244,7 +244,9 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_files(self, files_: Files, config: MkDocsConfig) -> Files:
         assert self.site is not None
         if sitebuild.current() is None:
-            sitebuild.note_theme_files(files_, config)
+            sitebuild.note_root_files(files_)
+        else:
+            sitebuild.share_root_files(files_)
         for name, text in self.site.pages:
             existing = files_.get_file_from_path(name)
             if existing is not None:
@@ -270,6 +272,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         return context
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        output = compact_alternates(output)
         return html_direction(output, self.site.language.direction if self.site else "ltr")
 
     def on_post_template(self, output_content: str, /, *, template_name: str, config: MkDocsConfig) -> str:
@@ -279,8 +282,13 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         return html_direction(output_content, self.site.language.direction if self.site else "ltr")
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if sitebuild.current() is not None or self.rendering is None:
-            return  # a language build: only the main build orchestrates
+        if sitebuild.current() is not None:
+            # Material reads a language's sitemap.xml (to keep the reader on the same page when
+            # switching); the gzipped copy is for crawlers, who are given the site root's.
+            (Path(config.site_dir) / "sitemap.xml.gz").unlink(missing_ok=True)
+            return  # only the main build orchestrates
+        if self.rendering is None:
+            return
         publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
         try:
             sitebuild.build_languages(config, self.rendering, parallel=not self.serving, memory=self.memory)
@@ -345,6 +353,14 @@ def _translated_toggle(option: object, site: LanguageSite) -> object:
 
 
 _HTML_TAG = re.compile(r"<html\b([^>]*)>")
+# Material writes each hreflang link on a line of its own after a blank line of indentation.
+_BEFORE_ALTERNATE = re.compile(r"\n\s+(?=<link rel=\"alternate\" href=\"[^\"<>]*\" hreflang=\"[^\"<>]*\">)")
+
+
+def compact_alternates(output: str) -> str:
+    """One line per hreflang link: every page lists every language, so the theme's blank lines
+    between them grew each page with the number of languages (whitespace in <head> means nothing)."""
+    return _BEFORE_ALTERNATE.sub("\n", output)
 
 
 def html_direction(output: str, direction: str) -> str:

@@ -7,9 +7,10 @@ memory, so nothing can go stale between runs:
 - **the theme's compiled templates**: the main build's Jinja environment is shared by
   every language build (each language's theme strings are a partial of its own name in
   it), so Material's 40 templates are compiled once, not once per language;
-- **the theme's files and assets**: the language builds list and copy none of them; the
-  main build put them at the site root, and a language's pages point there with
-  relative URLs (``../assets/...``) that work from disk and under any base path;
+- **the theme's files and the docs folder's static files** (stylesheets, pictures): the
+  language builds list and copy none of them; the main build put them at the site root,
+  and a language's pages point there with relative URLs (``../assets/...``) that work
+  from disk and under any base path;
 - **the cores**: under ``mkdocs build`` the languages are built by worker processes
   forked from the main build, which inherit its compiled templates.
 """
@@ -31,7 +32,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.theme import Theme
 from mkdocs.utils import templates
 
@@ -69,7 +70,7 @@ class _Shared:
 
     env: jinja2.Environment | None = None
     partials: dict[str, str] = field(default_factory=dict)
-    theme_files: frozenset[str] = frozenset()  # src URIs of the theme's files at the site root
+    root_files: frozenset[str] = frozenset()  # src URIs of the static files only the site root has
 
 
 _shared = _Shared()
@@ -89,7 +90,7 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     partials = rendering.partials()
     if not keep or _shared.env is None:
         _shared.env = None
-        _shared.theme_files = frozenset()
+        _shared.root_files = frozenset()
     else:
         # The theme's file list and compiled templates carry over; the main build's theme hands
         # them out, and languages whose strings changed have their partial compiled again.
@@ -109,16 +110,36 @@ def _insert_overrides(config: MkDocsConfig) -> None:
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, overrides)
 
 
-def note_theme_files(files: Files, config: MkDocsConfig) -> None:
-    """The theme's files the main build copies to the site root: the language builds point there."""
-    if _shared.theme_files:
-        return  # a preview's rebuild: the list of the first build
-    docs = os.path.abspath(config.docs_dir)
-    _shared.theme_files = frozenset(
+def note_root_files(files: Files) -> None:
+    """The static files the main build copies to the site root, the theme's and the docs
+    folder's: every language is the same there, so the language builds point at these."""
+    _shared.root_files = frozenset(
         f.src_uri
         for f in files
-        if f.abs_src_path and not f.abs_src_path.startswith(docs + os.sep) and not f.generated_by
+        if not f.generated_by and not f.is_documentation_page() and f.inclusion is not InclusionLevel.EXCLUDED
     )
+
+
+def share_root_files(files: Files) -> None:
+    """A language build's docs static files: links to the site root's copy, copied no more."""
+    for file in list(files):
+        if file.src_uri in _shared.root_files and not file.generated_by:
+            files.remove(file)
+            files.append(_RootFile.of(file))
+
+
+class _RootFile(File):
+    """A docs static file of a language build: the site root has it (``../<path>``)."""
+
+    @classmethod
+    def of(cls, file: File) -> _RootFile:
+        shared = cls.__new__(cls)
+        shared.__dict__.update(file.__dict__)
+        shared.dest_uri = "../" + file.dest_uri
+        return shared
+
+    def copy_file(self, dirty: bool = False) -> None:
+        pass  # the main build copied it to the site root
 
 
 class _SharedEnvironment(jinja2.Environment):
@@ -128,7 +149,7 @@ class _SharedEnvironment(jinja2.Environment):
     def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
         # MkDocs lists the theme's files to copy them: the language builds copy none (the main
         # build put them at the site root), and none walks Material's ten thousand icons again.
-        return [] if current() is not None else sorted(_shared.theme_files)
+        return [] if current() is not None else sorted(_shared.root_files)
 
 
 def shared_environment(env: jinja2.Environment, config: MkDocsConfig) -> jinja2.Environment:
@@ -149,7 +170,7 @@ def shared_environment(env: jinja2.Environment, config: MkDocsConfig) -> jinja2.
 @jinja2.pass_context
 def _url(context: jinja2.runtime.Context, value: str) -> str:
     """MkDocs' ``url`` filter; in a language build, theme files are the site root's."""
-    if current() is not None and value in _shared.theme_files:
+    if current() is not None and value in _shared.root_files:
         value = "../" + value
     return templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
 

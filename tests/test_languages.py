@@ -170,8 +170,13 @@ def test_the_first_six_are_untouched(world: tuple[Path, Path]) -> None:
 
 
 def test_theme_assets_are_shared_not_copied_per_language(world: tuple[Path, Path]) -> None:
+    """The theme's files and the docs folder's (our stylesheet) are at the site root once."""
     _, site = world
-    assert (site / "assets" / "javascripts").is_dir()
+    assert (site / "assets" / "javascripts").is_dir() and (site / "assets" / "rulesdoc.css").is_file()
     for language in NEW:
-        assert not (site / language.tag / "assets" / "javascripts").exists(), language.tag
-        assert 'src="../assets/javascripts/bundle.' in page(site, language)
+        assert not (site / language.tag / "assets").exists(), language.tag
+        html = page(site, language)
+        assert 'src="../assets/javascripts/bundle.' in html
+        assert 'href="../assets/rulesdoc.css"' in html
+        assert not (site / language.tag / "sitemap.xml.gz").exists()  # crawlers read the root's
+        assert (site / language.tag / "sitemap.xml").is_file()  # Material's switcher reads it
