@@ -29,6 +29,9 @@ class RulesdocError(Exception):
         self.message = message
         self.location = location
 
+    def __reduce__(self) -> tuple[type[RulesdocError], tuple[str, Location | None]]:
+        return type(self), (self.message, self.location)  # whole across a worker process
+
     def __str__(self) -> str:
         text = " ".join(self.message.split())  # always one line
         return f"{self.location}: {text}" if self.location else text
@@ -40,6 +43,9 @@ class Refusal(RulesdocError):
     def __init__(self, summary: str, lines: list[str]) -> None:
         super().__init__(summary)
         self.lines = lines
+
+    def __reduce__(self) -> tuple[type[Refusal], tuple[str, list[str]]]:  # type: ignore[override]
+        return type(self), (self.message, self.lines)
 
     def __str__(self) -> str:
         return "\n  ".join([" ".join(self.message.split()), *self.lines])

@@ -5,16 +5,17 @@ site root; at its end this plugin builds every other language into ``<site>/<tag
 from the same ``mkdocs.yml``. Each language so has its own search index (with its own
 lunr pipeline), 404 page, ``<html lang dir>``, theme strings and site name.
 
-The main build does the work every language shares, once, before MkDocs writes
-anything: it reads the workspace (rules, templates, catalogs), renders every language,
-and applies the one policy (:mod:`generator.lint`): the strict build refuses exactly
-what ``rulesdoc check`` calls an error, in the same words; a preview (``make serve``)
-logs them as warnings, shows English behind ⚠ for a refused message, and keeps the
-last good pages when an input cannot be read at all.
+The main build reads the workspace once (rules, templates, catalogs), and every
+language is rendered and judged by its own build (:mod:`generator.languagesites`); the
+main build applies the one policy (:mod:`generator.lint`) to them all before the site
+is published: the strict build refuses exactly what ``rulesdoc check`` calls an error,
+in the same words; a preview (``make serve``) logs them as warnings, shows English
+behind ⚠ for a refused message, and keeps the last good pages when an input cannot be
+read at all.
 
 Costs that repeat per language are paid once per run (:mod:`generator.sitebuild`):
-the theme's compiled templates, its file list and its assets, shared by every
-language build; languages are built in parallel processes.
+the theme's compiled templates, its file list and its assets (and the docs folder's),
+shared by every language build; languages are built in parallel processes.
 
 A build is whole or nothing: it writes into a folder beside the site and swaps it in
 at the end; a second build of the same site waits for the first (a lock).
@@ -26,12 +27,11 @@ import logging
 import posixpath
 import re
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -42,11 +42,12 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from generator import files, preview, sitebuild, theme
-from generator.errors import Refusal, RulesdocError, display_path
-from generator.i18n import THEME_CONTEXT, Language, Translator
+from generator import files, sitebuild, theme
+from generator.errors import RulesdocError, display_path
+from generator.i18n import Language
+from generator.languagesites import LanguageSite, Rendering, prepare, theme_language
 from generator.preview import Memory
-from generator.render import LanguageResult, Project, Workspace, failures
+from generator.render import Project
 from generator.schema import publish_schema
 
 # Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
@@ -62,124 +63,10 @@ class RulesdocConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs is
     languages = c.ListOfItems(c.Type(str), default=[])  # the published languages; default: every catalog
 
 
-@dataclass
-class LanguageSite:
-    """What one language's build needs, decided by the main build."""
-
-    language: Language
-    pages: tuple[tuple[str, str], ...]  # (name, Markdown)
-    site_name: Markup
-    strings: theme.ThemeStrings
-    search: theme.SearchSettings
-
-
-@dataclass
-class Rendering:
-    """Every language's site, prepared by the main build before anything is written."""
-
-    sites: dict[str, LanguageSite]  # by language code, the source language first
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def languages(self) -> list[Language]:
-        return [site.language for site in self.sites.values()]
-
-    def partials(self) -> dict[str, str]:
-        return {partial_name(s.language): s.strings.partial() for s in self.sites.values()}
-
-
-def partial_name(language: Language) -> str:
-    return f"partials/languages/{theme_language(language)}.html"
-
-
-def theme_language(language: Language) -> str:
-    """Our name for the language's theme strings partial (Material reads theme.language)."""
-    return f"rulesdoc-{language.tag}"
-
-
-def prepare(project: Project, codes: list[str], strict: bool, memory: Memory | None = None) -> Rendering:
-    """Read, render and judge every language; raise the one-line error for unreadable input,
-    and, when strict, every error ``check`` would report.
-
-    ``memory`` (the preview's): render and judge again only the languages an edit changed.
-    """
-    from generator import lint
-    from generator.i18n import SOURCE, select_languages
-    from generator.policy import read_policy
-
-    workspace = Workspace.load(project, memory=memory)
-    published = select_languages(workspace.languages, codes)
-    if SOURCE not in published:
-        published.insert(0, SOURCE)
-    policy = read_policy(project.locales, [language.code for language in published], project.root)
-    # Rendering and judging stay in this process: forked workers for them were measured to cost
-    # more CPU (copy-on-write of the workspace) than the cores gave back in wall time.
-    results, changed, fresh = _render(workspace, published, memory)
-    report = lint.run(lint.gather(workspace, policy, changed, None, results, fresh))
-    if strict and report.errors:
-        raise Refusal(
-            f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses them):",
-            report.error_lines(),
-        )
-    for error in failures(results):
-        raise error
-    warnings = report.error_lines()
-    return Rendering({code: _language_site(workspace, result) for code, result in results.items()}, warnings)
-
-
-def _render(
-    workspace: Workspace, languages: list[Language], memory: Memory | None
-) -> tuple[dict[str, LanguageResult], list[str], bool]:
-    """Every language's pages; with the preview's memory, a language whose inputs did not change
-    keeps its last pages. Returns them, the codes rendered now, and whether the sources changed."""
-    codes = [language.code for language in languages]
-    if memory is None:
-        return workspace.render(languages), codes, True
-    project = workspace.project
-    configuration = (project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml")
-    sources = preview.digest(
-        project.rules.read_bytes(),
-        preview.folder_stamp(project.templates),
-        *(preview.stamp(path) for path in configuration),
-    )
-    status = workspace.status
-    results: dict[str, LanguageResult] = {}
-    changed = []
-    for language in languages:
-        catalog = preview.stamp(language.catalog.path) if language.catalog is not None else None
-        fingerprint = preview.digest(sources, catalog, status)
-        known = memory.renders.get(language.code)
-        if known is not None and known[0] == fingerprint:
-            results[language.code] = known[1]  # type: ignore[assignment]
-            continue
-        results.update(workspace.render([language]))
-        memory.renders[language.code] = (fingerprint, results[language.code])
-        changed.append(language.code)
-    fresh, memory.inputs = sources != memory.inputs, sources
-    return results, changed, fresh
-
-
-def _language_site(workspace: Workspace, result: LanguageResult) -> LanguageSite:
-    language = result.language
-    translate = Translator(language, workspace.verdicts.get(language.code), mark="")
-    translated: dict[str, str | None] = {}
-    for message in theme.messages():
-        key = (message.english, THEME_CONTEXT)
-        translated[message.english] = translate.table[key][0] if key in translate.table else None
-    strings = theme.theme_strings(language.tag, language.direction, translated)
-    name = translate.plain("Rami help")
-    return LanguageSite(
-        language=language,
-        pages=tuple((page.name, page.text) for page in result.pages),
-        site_name=Markup(escape(name)),
-        strings=strings,
-        search=theme.search_settings(language.locale, language.tag),
-    )
-
-
 class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-call]
     def __init__(self) -> None:
         self.serving = False  # under `mkdocs serve`
+        self.strict = True  # refuse what `check` calls an error (not under `mkdocs serve`)
         self.rendering: Rendering | None = None
         self.last_good: Rendering | None = None  # what the preview shows while an input is broken
         self.site: LanguageSite | None = None
@@ -219,9 +106,11 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         project = Project(
             root / self.config.rules, root / self.config.templates, root / self.config.locales, root
         )
-        strict = self.config.strict and not self.serving
+        self.strict = strict = self.config.strict and not self.serving
         try:
-            rendering = prepare(project, list(self.config.languages), strict, self.memory)
+            rendering = prepare(
+                project, list(self.config.languages), strict, self.memory, defer=not self.serving
+            )
         except RulesdocError as error:
             if not self.serving or self.last_good is None:
                 raise PluginError(str(error)) from None
@@ -290,8 +179,17 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         if self.rendering is None:
             return
         publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
+        broken = None
         try:
             sitebuild.build_languages(config, self.rendering, parallel=not self.serving, memory=self.memory)
+        except RulesdocError as error:
+            broken = error
+        try:
+            if self.rendering.deferred is not None:  # every language is judged now: the one policy
+                for warning in self.rendering.settle(self.strict):
+                    preview_log.warning("%s", warning)
+            if broken is not None:
+                raise broken
         except RulesdocError as error:
             raise PluginError(str(error)) from None
         if self.final_site_dir is not None:

@@ -25,7 +25,7 @@ from collections.abc import Collection
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 from mkdocs.commands.build import build
@@ -38,10 +38,8 @@ from mkdocs.utils import templates
 
 from generator import preview, theme
 from generator.errors import RulesdocError
+from generator.languagesites import Judged, LanguageSite, Rendering, realize
 from generator.preview import Memory
-
-if TYPE_CHECKING:
-    from generator.site import LanguageSite, Rendering
 
 
 @dataclass(frozen=True)
@@ -200,14 +198,16 @@ def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
 def build_languages(
     config: MkDocsConfig, rendering: Rendering, parallel: bool, memory: Memory | None = None
 ) -> None:
-    """Build every language but the source into ``<site>/<tag>/``; raise the first failure.
+    """Build every language but the source into ``<site>/<tag>/``; a deferred rendering's languages
+    are rendered and judged by their builds (``rendering.judged``: the caller settles them).
+    Raise the first build that failed.
 
     ``memory`` (a preview's): a language whose build would be the same as last time is not
     built again; its last build is linked back into the site folder MkDocs emptied.
     """
     global _pending
     sites = list(rendering.sites.values())[1:]
-    fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites}
+    fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites} if memory else {}
     codes = [
         site.language.code
         for site in sites
@@ -224,14 +224,17 @@ def build_languages(
             gc.freeze()
             try:
                 with multiprocessing.get_context("fork").Pool(processes) as pool:
-                    problems = pool.map(_build_one, codes, chunksize=1)
+                    done = pool.map(_build_one, codes, chunksize=1)
             finally:
                 gc.unfreeze()
         else:
-            problems = [_build_one(code) for code in codes]
+            done = [_build_one(code) for code in codes]
     finally:
         _pending = None
-    found = [problem for problem in problems if problem]
+    for code, (judged, _) in zip(codes, done, strict=True):
+        if judged is not None:
+            rendering.judged[code] = judged
+    found = [problem for _, problem in done if problem]
     if found:
         if memory is not None:
             memory.builds.clear()
@@ -257,11 +260,17 @@ def workers() -> int:
     return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
 
 
-def _build_one(code: str) -> str | None:
-    """One language's build; returns what went wrong, as a line, or None."""
+def _build_one(code: str) -> tuple[Judged | None, str | None]:
+    """One language's build (rendered and judged first if deferred): its verdict, and what went
+    wrong with the build, as a line, or None."""
     assert _pending is not None
     rendering, main, aside = _pending
     site = rendering.sites[code]
+    judged = None
+    if rendering.deferred is not None:
+        judged = realize(rendering, code)
+        if judged.failure is not None or (rendering.deferred.strict and judged.report.errors):
+            return judged, None  # the run will be refused: nothing of this language to build
     # A preview builds beside the site folder's languages, to link them back after MkDocs empties it.
     base = Path(main.site_dir) / preview.BUILDS if aside else Path(main.site_dir)
     job = LanguageBuild(
@@ -283,11 +292,11 @@ def _build_one(code: str) -> str | None:
             use_directory_urls=job.use_directory_urls,
         )
         build(sub)
-        return None
+        return judged, None
     except (Abort, RulesdocError) as error:
-        return f"{site.language.tag}: {error}"
+        return judged, f"{site.language.tag}: {error}"
     except Exception as error:  # a worker must report, never die silently
-        return (
+        return judged, (
             f"{site.language.tag}: {type(error).__name__}: {error} ({traceback.format_exc(limit=-1).strip()})"
         )
     finally:

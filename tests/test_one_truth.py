@@ -141,3 +141,25 @@ def test_one_count_in_check_the_build_and_the_status_page(tmp_path: Path) -> Non
     assert cells, status
     numbers = [int(n) for n in re.findall(r"<td[^>]*>(?:<bdi>)?(\d+)", cells.group(1))[:3]]
     assert numbers == [translated, fuzzy, untranslated]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_refusal_lists_checks_errors_in_its_order(
+    tmp_path: Path, workers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each language is rendered and judged by its own build (a worker process, or one after
+    another): the refusal gathers them all, in the order `check` reports them."""
+    root = copy_project(tmp_path / "project")
+    for fault in (FAULTS[1], FAULTS[2], FAULTS[4], FAULTS[6]):  # pt, da, nl, hi
+        fault.apply(root)
+    monkeypatch.setenv("RULESDOC_WORKERS", workers)
+    check = subprocess.run(
+        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    build = build_site(root, tmp_path / "site")
+    ordered = re.compile(r"\S+:\d*:? ?error: \[[a-z-]+\][^\n]*")
+    reported = [m.group(0).strip() for m in ordered.finditer(check.stdout)]
+    refused = [m.group(0).strip() for m in ordered.finditer(build.stdout + build.stderr)]
+    assert len({line.split(":")[0] for line in reported}) == 4, reported  # four catalogs
+    assert refused == reported
+    assert build.returncode != 0 and not (tmp_path / "site").exists()

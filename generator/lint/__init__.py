@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
-from generator.lint.inputs import Subject, gather, share, subject
+from generator.lint.inputs import Shared, Subject, gather, share, subject
 from generator.lint.model import REGISTRY, Finding, Report, Severity, Summary, run_check
 
-__all__ = ["REGISTRY", "Report", "Severity", "gather", "run", "share", "subject"]
+__all__ = ["REGISTRY", "Report", "Severity", "Shared", "gather", "run", "share", "subject"]
 
 
 def run(subjects: Sequence[Subject]) -> Report:
