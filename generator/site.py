@@ -144,7 +144,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         return files_
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        return sitebuild.shared_environment(env, config)
+        return sitebuild.shared_environment(env, config.theme.dirs)
 
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
@@ -161,6 +161,9 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         return context
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        if sitebuild.current() is None and self.rendering is not None and not self.serving:
+            # The theme is compiled now: the language builds start, beside the source's.
+            sitebuild.start_languages(config, self.rendering)
         output = compact_alternates(output)
         return html_direction(output, self.site.language.direction if self.site else "ltr")
 
@@ -181,7 +184,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
         broken = None
         try:
-            sitebuild.build_languages(config, self.rendering, parallel=not self.serving, memory=self.memory)
+            sitebuild.build_languages(config, self.rendering, memory=self.memory)
         except RulesdocError as error:
             broken = error
         try:
@@ -198,6 +201,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self._release()
 
     def on_build_error(self, *, error: Exception) -> None:
+        if sitebuild.current() is None:
+            sitebuild.stop_languages()
         if sitebuild.current() is None and self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
             self._release()

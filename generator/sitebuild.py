@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.pool
 import os
 import traceback
 from collections.abc import Collection
@@ -90,9 +91,8 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
         _shared.env = None
         _shared.root_files = frozenset()
     else:
-        # The theme's file list and compiled templates carry over; the main build's theme hands
-        # them out, and languages whose strings changed have their partial compiled again.
-        config.theme = _SharedTheme.wrap(config.theme)
+        # The theme's file list and compiled templates carry over, and languages whose strings
+        # changed have their partial compiled again.
         changed = {name for name, text in partials.items() if _shared.partials.get(name) != text}
         cache = _shared.env.cache
         for key in list(cache.keys()) if cache is not None else ():
@@ -100,6 +100,7 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
                 del cache[key]
     _shared.partials.clear()
     _shared.partials.update(partials)
+    config.theme = _SharedTheme.wrap(config.theme)  # it hands out the shared environment
 
 
 def _insert_overrides(config: MkDocsConfig) -> None:
@@ -144,23 +145,43 @@ class _SharedEnvironment(jinja2.Environment):
     """The main build's theme environment, shared by the language builds of the run (and by the
     rebuilds of a preview)."""
 
+    theme_dirs: list[str]
+
     def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
-        # MkDocs lists the theme's files to copy them: the language builds copy none (the main
-        # build put them at the site root), and none walks Material's ten thousand icons again.
-        return [] if current() is not None else sorted(_shared.root_files)
+        """MkDocs lists the theme's files to copy them to the site. The language builds copy none
+        (the main build put them at the site root); a preview's rebuild copies the first build's."""
+        if current() is not None:
+            return []
+        if _shared.root_files:
+            return sorted(_shared.root_files)
+        return _theme_files(self.theme_dirs, filter_func)
 
 
-def shared_environment(env: jinja2.Environment, config: MkDocsConfig) -> jinja2.Environment:
+def _theme_files(dirs: list[str], keep: Any) -> list[str]:
+    """The theme folders' files, skipping hidden folders: MkDocs copies no file under one, and
+    Material's icons (``.icons/``, ten thousand templates to include) would be most of the walk."""
+    found: set[str] = set()
+    for folder in dirs:
+        for root, subfolders, names in os.walk(folder):
+            subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+            relative = Path(root).relative_to(folder).as_posix()
+            found.update(name if relative == "." else f"{relative}/{name}" for name in names)
+    return sorted(name for name in found if keep is None or keep(name))
+
+
+def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
+    """The run's environment (made from the theme's on first use): compiled templates shared."""
     if _shared.env is not None:
         return _shared.env
     shared = _SharedEnvironment(
-        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), env.loader]),  # type: ignore[list-item]
+        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), theme_env.loader]),  # type: ignore[list-item]
         auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
-        extensions=list(env.extensions),
+        extensions=list(theme_env.extensions),
     )
-    shared.filters.update(env.filters)
-    shared.globals.update(env.globals)
+    shared.filters.update(theme_env.filters)
+    shared.globals.update(theme_env.globals)
     shared.filters["url"] = _url
+    shared.theme_dirs = list(dirs)
     _shared.env = shared
     return shared
 
@@ -177,7 +198,7 @@ def _url(context: jinja2.runtime.Context, value: str) -> str:
 
 
 class _SharedTheme(Theme):
-    """The theme as a language build sees it: the run's shared environment, no files of its own."""
+    """The theme as every build of the run sees it: one environment, shared."""
 
     @classmethod
     def wrap(cls, original: Theme) -> _SharedTheme:
@@ -186,8 +207,7 @@ class _SharedTheme(Theme):
         return shared
 
     def get_env(self) -> jinja2.Environment:
-        assert _shared.env is not None, "the main build creates the shared environment first"
-        return _shared.env
+        return _shared.env if _shared.env is not None else shared_environment(super().get_env(), self.dirs)
 
 
 def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
@@ -195,17 +215,61 @@ def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
     config.theme = _SharedTheme.wrap(config.theme)
 
 
-def build_languages(
-    config: MkDocsConfig, rendering: Rendering, parallel: bool, memory: Memory | None = None
-) -> None:
-    """Build every language but the source into ``<site>/<tag>/``; a deferred rendering's languages
-    are rendered and judged by their builds (``rendering.judged``: the caller settles them).
-    Raise the first build that failed.
+@dataclass
+class _Started:
+    """Language builds running in worker processes while the main build goes on."""
+
+    pool: multiprocessing.pool.Pool
+    codes: list[str]
+    done: multiprocessing.pool.AsyncResult[list[tuple[Judged | None, str | None]]]
+
+
+_started: _Started | None = None
+
+
+def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
+    """Fork the language builds now, while the main build goes on with the source language's.
+
+    Called once the main build has written its first page: the theme's templates are compiled
+    by then, and the workers inherit them. With one core (or one language) the languages are
+    built one after another at the end instead (:func:`build_languages`).
+    """
+    global _started, _pending
+    codes = list(rendering.sites)[1:]
+    processes = min(len(codes), workers())
+    if processes <= 1 or _started is not None:
+        return
+    _pending = (rendering, config, False)
+    # The workers inherit this process's objects: keep the collector from touching (and so
+    # copying) them in every worker. The pool forks its workers as it is made.
+    gc.freeze()
+    try:
+        pool = multiprocessing.get_context("fork").Pool(processes)
+    finally:
+        gc.unfreeze()
+        _pending = None
+    _started = _Started(pool, codes, pool.map_async(_build_one, codes, chunksize=1))
+
+
+def stop_languages() -> None:
+    """The main build failed: stop the language builds (their folders go with the staging one)."""
+    global _started
+    if _started is not None:
+        _started.pool.terminate()
+        _started.pool.join()
+        _started = None
+
+
+def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory | None = None) -> None:
+    """Build every language but the source into ``<site>/<tag>/`` (or wait for the builds
+    :func:`start_languages` started); a deferred rendering's languages are rendered and judged
+    by their builds (``rendering.judged``: the caller settles them). Raise the first build that
+    failed.
 
     ``memory`` (a preview's): a language whose build would be the same as last time is not
     built again; its last build is linked back into the site folder MkDocs emptied.
     """
-    global _pending
+    global _pending, _started
     sites = list(rendering.sites.values())[1:]
     fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites} if memory else {}
     codes = [
@@ -215,22 +279,17 @@ def build_languages(
         or memory.builds.get(site.language.tag) != fingerprints[site.language.code]
         or not (Path(config.site_dir) / preview.BUILDS / site.language.tag).is_dir()
     ]
-    _pending = (rendering, config, memory is not None)
-    processes = min(len(codes), workers())
-    try:
-        if parallel and processes > 1:
-            # The workers inherit this process's objects: keep the collector from touching (and so
-            # copying) them in every worker.
-            gc.freeze()
-            try:
-                with multiprocessing.get_context("fork").Pool(processes) as pool:
-                    done = pool.map(_build_one, codes, chunksize=1)
-            finally:
-                gc.unfreeze()
-        else:
+    if _started is not None:
+        started, _started = _started, None
+        with started.pool:
+            done = started.done.get()
+        codes = started.codes
+    else:
+        _pending = (rendering, config, memory is not None)
+        try:
             done = [_build_one(code) for code in codes]
-    finally:
-        _pending = None
+        finally:
+            _pending = None
     for code, (judged, _) in zip(codes, done, strict=True):
         if judged is not None:
             rendering.judged[code] = judged
