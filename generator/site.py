@@ -88,6 +88,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self.site = build.rendering.sites[build.code]
             sitebuild.configure_language(config, build)
         else:
+            if not self.serving:
+                sitebuild.compile_theme_aside(config)
             self.rendering = self._render(config)
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
@@ -202,6 +204,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
 
     def on_build_error(self, *, error: Exception) -> None:
         if sitebuild.current() is None:
+            sitebuild.stop_aside()
             sitebuild.stop_languages()
         if sitebuild.current() is None and self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)

@@ -158,3 +158,38 @@ def test_a_site_name_keeps_every_character_in_every_context(tmp_path: Path) -> N
     assert f'aria-label="{escaped}"' in html and f'title="{escaped}"' in html
     header = re.search(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', html, re.S)
     assert header and header.group(1) == escaped
+
+
+def test_the_theme_compiled_aside_changes_no_byte_and_its_failure_only_costs_time(
+    site: Path, tmp_path: Path
+) -> None:
+    """The helper process that compiles the theme while the main build renders is a speed-up
+    only: the site is the same with it, without it (one core) and when it fails."""
+    failing = (
+        "import sys; from generator import sitebuild\n"
+        "def fail(): raise RuntimeError('the helper failed')\n"
+        "sitebuild._compile_theme = fail\n"
+        "from mkdocs.__main__ import cli\n"
+        "sys.argv = ['mkdocs', 'build', '--strict', '-q', '-d', sys.argv[1]]\n"
+        "cli()\n"
+    )
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+    failed = subprocess.run(
+        [sys.executable, "-c", failing, str(tmp_path / "failed")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert failed.returncode == 0, failed.stderr
+    one_core = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "one-core")],
+        cwd=ROOT, env={**env, "RULESDOC_WORKERS": "1"}, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert one_core.returncode == 0, one_core.stderr
+
+    def tree(folder: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+        }
+
+    expected = tree(site)
+    assert tree(tmp_path / "failed") == expected
+    assert tree(tmp_path / "one-core") == expected
