@@ -17,6 +17,7 @@ memory, so nothing can go stale between runs:
 
 from __future__ import annotations
 
+import copy
 import gc
 import multiprocessing
 import multiprocessing.pool
@@ -35,6 +36,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
+from mkdocs.plugins import PluginCollection
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.theme import Theme
 from mkdocs.utils import templates
@@ -87,6 +89,8 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     what changed (its environment checks its templates' sources), and the languages' theme
     strings are replaced in place, where its loader reads them.
     """
+    global _validated
+    _validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
     _insert_overrides(config)
     partials = rendering.partials()
     if not keep or _shared.env is None:
@@ -410,6 +414,34 @@ def workers() -> int:
     return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
 
 
+_validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of this run read it
+
+
+def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -> MkDocsConfig:
+    """A language build's configuration. Reading and validating mkdocs.yml (two YAML files, the
+    plugins, the theme) took a fifth of a language build's time: a process does it once a run,
+    and each language build gets a copy of its own."""
+    global _validated
+    if _validated is None:
+        _validated = load_config(
+            job.config_file,
+            site_dir=str(site_dir),
+            strict=job.strict,
+            use_directory_urls=job.use_directory_urls,
+        )
+    # As load_config does, the plugins that keep state across builds (on_startup, on_shutdown:
+    # ours) are the same objects in every build; the others are new. Their collection is made
+    # anew, as it registers each plugin's events when the plugin is added.
+    plugins = PluginCollection()
+    for name, plugin in _validated.plugins.items():
+        kept = hasattr(plugin, "on_startup") or hasattr(plugin, "on_shutdown")
+        plugins[name] = plugin if kept else copy.deepcopy(plugin)
+    config = copy.deepcopy(_validated, {id(_validated.plugins): plugins})
+    config.site_dir = str(site_dir)
+    config.site_url = site_url
+    return config
+
+
 def _build_one(code: str) -> tuple[Judged | None, str | None]:
     """One language's build (rendered and judged first if deferred): its verdict, and what went
     wrong with the build, as a line, or None."""
@@ -434,14 +466,8 @@ def _build_one(code: str) -> tuple[Judged | None, str | None]:
     )
     token = _current.set(job)
     try:
-        sub = load_config(
-            job.config_file,
-            site_dir=str(base / site.language.tag),
-            site_url=job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None,
-            strict=job.strict,
-            use_directory_urls=job.use_directory_urls,
-        )
-        build(sub)
+        site_url = job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None
+        build(_language_config(job, base / site.language.tag, site_url))
         return judged, None
     except (Abort, RulesdocError) as error:
         return judged, f"{site.language.tag}: {error}"

@@ -193,3 +193,18 @@ def test_the_theme_compiled_aside_changes_no_byte_and_its_failure_only_costs_tim
     expected = tree(site)
     assert tree(tmp_path / "failed") == expected
     assert tree(tmp_path / "one-core") == expected
+
+
+def test_a_site_url_gives_every_language_its_own_canonical_addresses(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    with (root / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write("site_url: https://example.org/help/\n")
+    result = build_site(root, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    site = tmp_path / "site"
+    for code in PUBLISHED:
+        prefix = "https://example.org/help/" + ("" if code == "en" else f"{code}/")
+        assert f'<link rel="canonical" href="{prefix}scoring.html">' in read(site, code, "scoring.html")
+        assert f"<loc>{prefix}scoring.html</loc>" in (language_dir(site, code) / "sitemap.xml").read_text(
+            "utf-8"
+        )
