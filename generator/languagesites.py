@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from generator import lint, preview, theme
+from generator import aside, lint, preview, theme
 from generator.errors import Refusal, RulesdocError
 from generator.i18n import THEME_CONTEXT, Language, Translator
 from generator.preview import Memory
@@ -125,7 +125,7 @@ def prepare(
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
     if defer and memory is None:
-        deferred = Deferred(workspace, lint.share(workspace, policy), strict)
+        deferred = Deferred(workspace, lint.share(workspace, policy, extract=aside.extracted), strict)
         rendering = Rendering(sites, order, deferred=deferred)
         realize(rendering, SOURCE.code)  # its checks also index every language's texts, for all
         return rendering

@@ -42,7 +42,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from generator import files, sitebuild, theme
+from generator import aside, files, sitebuild, theme
 from generator.errors import RulesdocError, display_path
 from generator.i18n import Language
 from generator.languagesites import LanguageSite, Rendering, prepare, theme_language
@@ -89,7 +89,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             sitebuild.configure_language(config, build)
         else:
             if not self.serving:
-                sitebuild.compile_theme_aside(config)
+                sitebuild.start_aside(config, self._project(config).root)
             self.rendering = self._render(config)
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
@@ -104,10 +104,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         Under ``mkdocs serve`` a failed rebuild would hold every request until a build succeeds:
         there the error is one line in the terminal, and the preview keeps the last good pages.
         """
-        root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
-        project = Project(
-            root / self.config.rules, root / self.config.templates, root / self.config.locales, root
-        )
+        project = self._project(config)
         self.strict = strict = self.config.strict and not self.serving
         try:
             rendering = prepare(
@@ -122,6 +119,12 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             preview_log.warning("%s", warning)
         self.last_good = rendering
         return rendering
+
+    def _project(self, config: MkDocsConfig) -> Project:
+        root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
+        return Project(
+            root / self.config.rules, root / self.config.templates, root / self.config.locales, root
+        )
 
     def _build_aside(self, config: MkDocsConfig) -> None:
         """Write the new site beside the old one; :meth:`on_post_build` swaps it in whole."""
@@ -204,7 +207,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
 
     def on_build_error(self, *, error: Exception) -> None:
         if sitebuild.current() is None:
-            sitebuild.stop_aside()
+            aside.stop()
             sitebuild.stop_languages()
         if sitebuild.current() is None and self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)

@@ -1,18 +1,14 @@
-"""The language builds, and the costs they share within one run.
+"""The language builds, and what they share within one run (nothing outlives it).
 
-Every language is a full MkDocs build of its own (its own search index, 404 page and
-theme strings), but what does not depend on the language is done once per run, in
-memory, so nothing can go stale between runs:
+Every language is a MkDocs build of its own (its own search index, 404 page and theme
+strings), run in worker processes forked from the main build, one per core. They share:
 
-- **the theme's compiled templates**: the main build's Jinja environment is shared by
-  every language build (each language's theme strings are a partial of its own name in
-  it), so Material's 40 templates are compiled once, not once per language;
-- **the theme's files and the docs folder's static files** (stylesheets, pictures): the
-  language builds list and copy none of them; the main build put them at the site root,
-  and a language's pages point there with relative URLs (``../assets/...``) that work
-  from disk and under any base path;
-- **the cores**: under ``mkdocs build`` the languages are built by worker processes
-  forked from the main build, which inherit its compiled templates.
+- **the theme's compiled templates**: one Jinja environment (each language's theme strings
+  a partial of its own name in it), compiled by a helper process (:mod:`generator.aside`);
+- **the validated configuration**: copied for each build, not read again;
+- **the theme's files and the docs folder's static files**: copied once, at the site root;
+  a language's pages point there with relative URLs (``../assets/...``) that work from
+  disk and under any base path.
 """
 
 from __future__ import annotations
@@ -30,8 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import jinja2.meta
-from jinja2.bccache import Bucket
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
@@ -41,7 +35,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.theme import Theme
 from mkdocs.utils import templates
 
-from generator import preview, theme
+from generator import aside, preview, theme
 from generator.errors import RulesdocError
 from generator.languagesites import Judged, LanguageSite, Rendering, realize
 from generator.preview import Memory
@@ -107,6 +101,14 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     _shared.partials.clear()
     _shared.partials.update(partials)
     config.theme = _SharedTheme.wrap(config.theme)  # it hands out the shared environment
+
+
+def start_aside(config: MkDocsConfig, root: Path) -> None:
+    """Hand the helper process (:mod:`generator.aside`) the theme to compile and the project to
+    extract, while the main build reads the catalogs. With one core, the main build does both."""
+    _insert_overrides(config)
+    if workers() > 1:
+        aside.start(config.theme, environment, root)
 
 
 def _insert_overrides(config: MkDocsConfig) -> None:
@@ -178,12 +180,14 @@ def _theme_files(dirs: list[str], keep: Any) -> list[str]:
 def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
     """The run's environment (made from the theme's on first use): compiled templates shared."""
     if _shared.env is None:
-        _shared.env = _environment(theme_env, dirs)
-        _shared.env.bytecode_cache = _Compiled(_compiled_aside())
+        _shared.env = environment(theme_env, dirs)
+        _shared.env.bytecode_cache = aside.Compiled(aside.compiled())
     return _shared.env
 
 
-def _environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnvironment:
+def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnvironment:
+    """An environment of the run's kind, made from the theme's (also in the helper process:
+    compiled code is the same only from environments alike)."""
     shared = _SharedEnvironment(
         loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), theme_env.loader]),  # type: ignore[list-item]
         auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
@@ -194,91 +198,6 @@ def _environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnvir
     shared.filters["url"] = _url
     shared.theme_dirs = list(dirs)
     return shared
-
-
-# ---------------------------------------------------------------- the theme, compiled aside
-
-
-class _Compiled(jinja2.BytecodeCache):
-    """Compiled templates in memory, by Jinja's key (the template's name and file), each checked
-    against its source's checksum when used: handed from the helper process to the main build."""
-
-    def __init__(self, code: dict[str, bytes] | None = None) -> None:
-        self.code = code if code is not None else {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
-_aside: tuple[multiprocessing.pool.Pool, multiprocessing.pool.AsyncResult[dict[str, bytes]]] | None = None
-_theme_to_compile: Theme | None = None  # read by the helper process
-
-
-def compile_theme_aside(config: MkDocsConfig) -> None:
-    """Compile the theme's templates in a helper process, while this one reads, renders and judges
-    the languages: the longest part of the main build before any language build can start. The
-    main build's environment takes the compiled code when it is made (:func:`shared_environment`);
-    nothing outlives the run. With one core, the main build compiles them itself, as they are used.
-    """
-    global _aside, _theme_to_compile
-    stop_aside()
-    if workers() <= 1:
-        return
-    _insert_overrides(config)
-    _theme_to_compile = config.theme
-    try:
-        pool = multiprocessing.get_context("fork").Pool(1)  # forks now: the helper sees the theme
-    finally:
-        _theme_to_compile = None
-    _aside = (pool, pool.apply_async(_compile_theme))
-
-
-def _compile_theme() -> dict[str, bytes]:
-    """In the helper: every template a page, the 404 page or the sitemap extends, includes or
-    imports by a name written in it, compiled (a name made at render time is compiled on use)."""
-    assert _theme_to_compile is not None
-    theme_config = _theme_to_compile
-    env = _environment(Theme.get_env(theme_config), theme_config.dirs)
-    compiled = _Compiled()
-    names, seen = ["main.html", *theme_config.static_templates], set()
-    while names:
-        name = names.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        try:
-            source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
-        except jinja2.TemplateNotFound:
-            continue
-        tree = env.parse(source, name, filename)
-        names.extend(found for found in jinja2.meta.find_referenced_templates(tree) if found)
-        bucket = compiled.get_bucket(env, name, filename, source)
-        bucket.code = env.compile(tree, name, filename)
-        compiled.set_bucket(bucket)
-    return compiled.code
-
-
-def _compiled_aside() -> dict[str, bytes]:
-    """The helper's compiled templates, or none if it failed (they are then compiled on use)."""
-    if _aside is None:
-        return {}
-    try:
-        return _aside[1].get(timeout=600)
-    except Exception:  # noqa: BLE001  # only a speed-up: the main build compiles what it needs
-        return {}
-    finally:
-        stop_aside()
-
-
-def stop_aside() -> None:
-    global _aside
-    if _aside is not None:
-        _aside[0].terminate()
-        _aside = None
 
 
 @jinja2.pass_context

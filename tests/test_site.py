@@ -160,15 +160,18 @@ def test_a_site_name_keeps_every_character_in_every_context(tmp_path: Path) -> N
     assert header and header.group(1) == escaped
 
 
-def test_the_theme_compiled_aside_changes_no_byte_and_its_failure_only_costs_time(
+def test_the_helper_process_changes_no_byte_and_its_failure_only_costs_time(
     site: Path, tmp_path: Path
 ) -> None:
-    """The helper process that compiles the theme while the main build renders is a speed-up
-    only: the site is the same with it, without it (one core) and when it fails."""
-    failing = (
-        "import sys; from generator import sitebuild\n"
+    """The helper process that compiles the theme and extracts the sources while the main build
+    reads is a speed-up only: the site is the same with it, without it (one core) and when it
+    fails."""
+    failing = (  # the helper process fails at both its jobs; the main process works as before
+        "import os, sys; from generator import aside, catalogs\n"
+        "main, extract = os.getpid(), catalogs.extract\n"
         "def fail(): raise RuntimeError('the helper failed')\n"
-        "sitebuild._compile_theme = fail\n"
+        "def extract_here(root): return extract(root) if os.getpid() == main else fail()\n"
+        "aside._compile_theme, catalogs.extract = fail, extract_here\n"
         "from mkdocs.__main__ import cli\n"
         "sys.argv = ['mkdocs', 'build', '--strict', '-q', '-d', sys.argv[1]]\n"
         "cli()\n"

@@ -3,7 +3,7 @@ a fresh extraction, the glossaries and the policy. No check reads a file itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,8 +134,15 @@ def gather(
     return [subject(shared, language, results.get(language.code)) for language in chosen]
 
 
-def share(workspace: Workspace, policy: Policy, pages_dir: Path | None = None, fresh: bool = True) -> Shared:
-    """What every language's checks read; ``fresh``: extract the sources to compare with messages.pot."""
+def share(
+    workspace: Workspace,
+    policy: Policy,
+    pages_dir: Path | None = None,
+    fresh: bool = True,
+    extract: Callable[[Path], Catalog] = catalogs.extract,
+) -> Shared:
+    """What every language's checks read; ``fresh``: extract the sources to compare with
+    messages.pot (``extract``: how; the site build's helper process may have done it already)."""
     root = workspace.project.root
     if workspace.template is None:
         raise RulesdocError(
@@ -147,7 +154,7 @@ def share(workspace: Workspace, policy: Policy, pages_dir: Path | None = None, f
     return Shared(
         workspace=workspace,
         policy=policy,
-        fresh=catalogs.extract(root) if fresh else None,
+        fresh=extract(root) if fresh else None,
         concepts=concepts,
         pages_dir=pages_dir,
         texts=_texts(workspace),
