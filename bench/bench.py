@@ -374,7 +374,7 @@ class SiteFigures:
     ours_kib: int
     plain_kib: int
     main_cpu: float  # of one more build: the main process alone
-    workers_cpu: float  # and its workers together
+    workers_cpu: float  # and its children together (the helper process and the workers)
     workers: int  # how many the build forks: one per core, at most one per language
     own_work: float  # CPU of reading, rendering and checking every language (no MkDocs)
 
@@ -430,9 +430,9 @@ def site_builds(runs: int, tmp: Path, projects: Projects, sizes: tuple[int, ...]
                 f"ours >= {ratio_text(1 + f.own_work / f.plain.cpu)} of plain, MkDocs costing no more"),
             Row(f"  wall / CPU of our build, {n} languages", f"{wall_share:.2f}",
                 "<= 0.7" if n >= 20 else "", wall_share <= 0.7 if n >= 20 else None, "2" if n >= 20 else ""),
-            Row(f"  CPU of one more build, {n} languages: main process + {f.workers} workers",
-                f"{seconds(f.main_cpu)} + {seconds(f.workers_cpu)}; on idle cores wall >= main + workers / "
-                f"{f.workers}, so wall / CPU >= {critical_share(f):.2f}"),
+            Row(f"  CPU of one more build, {n} languages: main process + its children",
+                f"{seconds(f.main_cpu)} + {seconds(f.workers_cpu)} (the helper and {f.workers} workers; "
+                "the main process works beside them for part of its time)"),
             Row(f"  site size ours / plain, {n} languages",
                 f"{mib(f.ours_kib)} / {mib(f.plain_kib)} = {ratio_text(size_ratio)}",
                 "<= 1.5x", size_ratio <= 1.5, "3"),
@@ -440,12 +440,6 @@ def site_builds(runs: int, tmp: Path, projects: Projects, sizes: tuple[int, ...]
     if len(figures) >= 2:
         rows += growth_rows(figures)
     return rows, [f.__dict__ | {"ours": f.ours.__dict__, "plain": f.plain.__dict__} for f in figures]
-
-
-def critical_share(f: SiteFigures) -> float:
-    """The least wall / CPU the build can reach on idle cores: the main process works alone
-    (render, check, the source language's build) and the workers share the rest evenly at best."""
-    return (f.main_cpu + f.workers_cpu / f.workers) / (f.main_cpu + f.workers_cpu)
 
 
 def growth_rows(figures: list[SiteFigures]) -> list[Row]:
