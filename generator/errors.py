@@ -6,8 +6,10 @@ CLI, the MkDocs glue and CI annotations can all show it without a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -29,12 +31,20 @@ class RulesdocError(Exception):
         self.message = message
         self.location = location
 
-    def __reduce__(self) -> tuple[type[RulesdocError], tuple[str, Location | None]]:
-        return type(self), (self.message, self.location)  # whole across a worker process
+    def __reduce__(self) -> tuple[Callable[..., RulesdocError], tuple[Any, ...]]:
+        # Whole across a worker process, whatever a subclass's constructor takes.
+        return _restore, (type(self), self.args, self.__dict__)
 
     def __str__(self) -> str:
         text = " ".join(self.message.split())  # always one line
         return f"{self.location}: {text}" if self.location else text
+
+
+def _restore(kind: type[RulesdocError], args: tuple[Any, ...], state: dict[str, Any]) -> RulesdocError:
+    error = kind.__new__(kind)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class Refusal(RulesdocError):
@@ -43,9 +53,6 @@ class Refusal(RulesdocError):
     def __init__(self, summary: str, lines: list[str]) -> None:
         super().__init__(summary)
         self.lines = lines
-
-    def __reduce__(self) -> tuple[type[Refusal], tuple[str, list[str]]]:  # type: ignore[override]
-        return type(self), (self.message, self.lines)
 
     def __str__(self) -> str:
         return "\n  ".join([" ".join(self.message.split()), *self.lines])

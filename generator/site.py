@@ -42,7 +42,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from generator import aside, files, sitebuild, theme
+from generator import aside, files, rootfiles, sitebuild, theme
 from generator.errors import RulesdocError, display_path
 from generator.i18n import Language
 from generator.languagesites import LanguageSite, Rendering, prepare, theme_language
@@ -138,15 +138,20 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_files(self, files_: Files, config: MkDocsConfig) -> Files:
         assert self.site is not None
         if sitebuild.current() is None:
-            sitebuild.note_root_files(files_)
+            rootfiles.note(files_)
         else:
-            sitebuild.share_root_files(files_)
+            rootfiles.share(files_)
         for name, text in self.site.pages:
             existing = files_.get_file_from_path(name)
             if existing is not None:
                 files_.remove(existing)
             files_.append(File.generated(config, name, content=text))
         return files_
+
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if sitebuild.current() is None:
+            return html  # the source language's build: the site root is its own
+        return rootfiles.point_at_site_root(html, page.url)
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         return sitebuild.shared_environment(env, config.theme.dirs)

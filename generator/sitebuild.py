@@ -31,11 +31,10 @@ from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
 from mkdocs.plugins import PluginCollection
-from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.theme import Theme
 from mkdocs.utils import templates
 
-from generator import aside, preview, theme
+from generator import aside, preview, rootfiles, theme
 from generator.errors import RulesdocError
 from generator.languagesites import Judged, LanguageSite, Rendering, realize
 from generator.preview import Memory
@@ -67,7 +66,6 @@ class _Shared:
 
     env: jinja2.Environment | None = None
     partials: dict[str, str] = field(default_factory=dict)
-    root_files: frozenset[str] = frozenset()  # src URIs of the static files only the site root has
 
 
 _shared = _Shared()
@@ -89,7 +87,7 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     partials = rendering.partials()
     if not keep or _shared.env is None:
         _shared.env = None
-        _shared.root_files = frozenset()
+        rootfiles.forget()
     else:
         # The theme's file list and compiled templates carry over, and languages whose strings
         # changed have their partial compiled again.
@@ -117,38 +115,6 @@ def _insert_overrides(config: MkDocsConfig) -> None:
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, overrides)
 
 
-def note_root_files(files: Files) -> None:
-    """The static files the main build copies to the site root, the theme's and the docs
-    folder's: every language is the same there, so the language builds point at these."""
-    _shared.root_files = frozenset(
-        f.src_uri
-        for f in files
-        if not f.generated_by and not f.is_documentation_page() and f.inclusion is not InclusionLevel.EXCLUDED
-    )
-
-
-def share_root_files(files: Files) -> None:
-    """A language build's docs static files: links to the site root's copy, copied no more."""
-    for file in list(files):
-        if file.src_uri in _shared.root_files and not file.generated_by:
-            files.remove(file)
-            files.append(_RootFile.of(file))
-
-
-class _RootFile(File):
-    """A docs static file of a language build: the site root has it (``../<path>``)."""
-
-    @classmethod
-    def of(cls, file: File) -> _RootFile:
-        shared = cls.__new__(cls)
-        shared.__dict__.update(file.__dict__)
-        shared.dest_uri = "../" + file.dest_uri
-        return shared
-
-    def copy_file(self, dirty: bool = False) -> None:
-        pass  # the main build copied it to the site root
-
-
 class _SharedEnvironment(jinja2.Environment):
     """The main build's theme environment, shared by the language builds of the run (and by the
     rebuilds of a preview)."""
@@ -160,21 +126,7 @@ class _SharedEnvironment(jinja2.Environment):
         (the main build put them at the site root); a preview's rebuild copies the first build's."""
         if current() is not None:
             return []
-        if _shared.root_files:
-            return sorted(_shared.root_files)
-        return _theme_files(self.theme_dirs, filter_func)
-
-
-def _theme_files(dirs: list[str], keep: Any) -> list[str]:
-    """The theme folders' files, skipping hidden folders: MkDocs copies no file under one, and
-    Material's icons (``.icons/``, ten thousand templates to include) would be most of the walk."""
-    found: set[str] = set()
-    for folder in dirs:
-        for root, subfolders, names in os.walk(folder):
-            subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-            relative = Path(root).relative_to(folder).as_posix()
-            found.update(name if relative == "." else f"{relative}/{name}" for name in names)
-    return sorted(name for name in found if keep is None or keep(name))
+        return rootfiles.listing(self.theme_dirs, filter_func)
 
 
 def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
@@ -203,7 +155,7 @@ def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnviro
 @jinja2.pass_context
 def _url(context: jinja2.runtime.Context, value: str) -> str:
     """MkDocs' ``url`` filter; in a language build, theme files are the site root's."""
-    if current() is not None and value in _shared.root_files:
+    if current() is not None and rootfiles.has(value):
         value = "../" + value
     return templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
 

@@ -163,3 +163,19 @@ def test_the_refusal_lists_checks_errors_in_its_order(
     assert len({line.split(":")[0] for line in reported}) == 4, reported  # four catalogs
     assert refused == reported
     assert build.returncode != 0 and not (tmp_path / "site").exists()
+
+
+def test_an_error_crosses_a_worker_process_whole() -> None:
+    """A language's failure comes back from the worker that built it as the same one line."""
+    import pickle
+
+    from generator.engine import GameError
+    from generator.errors import Location, Refusal, RulesdocError
+
+    for error in (
+        RulesdocError("msgid 'x' is defined twice", Location("locales/da/LC_MESSAGES/messages.po", 12)),
+        Refusal("2 error(s)", ["a.po:1: error: [markup] x", "b.po:2: error: [markup] y"]),
+        GameError("round 3 has two winners", 3),
+    ):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error) and vars(back) == vars(error)

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,33 @@ def test_a_site_url_gives_every_language_its_own_canonical_addresses(tmp_path: P
         assert f"<loc>{prefix}scoring.html</loc>" in (language_dir(site, code) / "sitemap.xml").read_text(
             "utf-8"
         )
+
+
+def test_a_page_links_the_docs_folders_files_in_every_language(tmp_path: Path) -> None:
+    """The docs folder's files are at the site root only: a link to one from any language's
+    page (a page template's Markdown link) reaches it there."""
+    root = copy_project(tmp_path / "project")
+    (root / "docs" / "assets" / "rules sheet.txt").write_text("the rules, printable\n", "utf-8")
+    with (root / "templates" / "index.md.j2").open("a", encoding="utf-8") as template:
+        template.write("\n[CSS](assets/rulesdoc.css) [sheet](assets/rules%20sheet.txt) [top](#top)\n")
+    env = {
+        **os.environ,
+        "SOURCE_DATE_EPOCH": "1700000000",
+        "NO_MKDOCS_2_WARNING": "1",
+        "RULESDOC_STRICT": "false",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    site = tmp_path / "site"
+    for code in PUBLISHED:
+        html = read(site, code, "index.html")
+        links = re.findall(r'<a href="([^"]+)">(?:⚠ )?(?:CSS|sheet)</a>', html)
+        assert len(links) == 2, (code, links)
+        for link in links:
+            target = (language_dir(site, code) / urllib.parse.unquote(link)).resolve()
+            assert target.is_file() and target.parent == (site / "assets").resolve(), (code, link)
+        assert '<a href="#top">' in html
+    assert not (site / "da" / "assets").exists()
