@@ -14,8 +14,6 @@ one ``renameat2(RENAME_EXCHANGE)`` call where Linux offers it.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
 import fcntl
 import os
@@ -23,7 +21,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from generator.errors import Location, RulesdocError, display_path
@@ -156,17 +154,25 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
-def _renameat2() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # here: only a swap needs it
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        function = libc.renameat2
+        # The process's own symbols, libc's among them: no library search (a subprocess).
+        function = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return None
     function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
     function.restype = ctypes.c_int
     return function
+
+
+def _errno() -> int:
+    import ctypes
+
+    return ctypes.get_errno()
 
 
 def exchange(new: Path, old: Path) -> bool:
@@ -177,7 +183,7 @@ def exchange(new: Path, old: Path) -> bool:
     result = function(_AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(old), _RENAME_EXCHANGE)
     if result == 0:
         return True
-    code = ctypes.get_errno()
+    code = _errno()
     if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
         return False
     raise OSError(code, os.strerror(code), str(old))
