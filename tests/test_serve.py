@@ -166,6 +166,13 @@ def error_lines(output: str, message: str) -> list[str]:
     return [line for line in output.splitlines() if message in line]
 
 
+def assert_once_a_rebuild(output: str, message: str) -> None:
+    """Each rebuild reports the error in one line (a busy machine's watcher may see one save as
+    two changes, and rebuild twice): no second report from a build that went on."""
+    rebuilds = output.count("Building documentation")
+    assert rebuilds >= 1 and len(error_lines(output, message)) == rebuilds, output
+
+
 def assert_last_good_pages(preview: Preview, joker: int) -> None:
     for code in PUBLISHED:
         status, html = preview.get(code)
@@ -241,7 +248,7 @@ def test_yaml_error_keeps_last_good_pages_until_fixed(
         time.sleep(1.0)  # let a wrongly continuing build do its damage before looking
         output = preview.output(mark)
         assert "Traceback" not in output, output
-        assert len(error_lines(output, message)) == 1, output
+        assert_once_a_rebuild(output, message)
         assert_last_good_pages(preview, 24)
     finally:
         rules.write_text(good.replace("  joker: 24\n", "  joker: 26\n"), "utf-8")
@@ -378,7 +385,7 @@ def test_hostile_input_keeps_last_good_pages_until_fixed(
         time.sleep(1.0)  # let a wrongly continuing build do its damage before looking
         output = preview.output(mark)
         assert "Traceback" not in output, output
-        assert len(error_lines(output, message)) == 1, output
+        assert_once_a_rebuild(output, message)
         assert_last_good_pages(preview, joker)
     finally:
         fix()
