@@ -40,6 +40,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
 from mkdocs.utils.templates import TemplateContext
 
 from generator import aside, files, rootfiles, sitebuild, theme
@@ -205,6 +206,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
                 raise broken
         except RulesdocError as error:
             raise PluginError(str(error)) from None
+        if config.strict and _warnings_counted():
+            return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
         if self.final_site_dir is not None:
             files.replace_folder(Path(config.site_dir), self.final_site_dir)
             config.site_dir = str(self.final_site_dir)
@@ -223,6 +226,17 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         if self.lock is not None:
             self.lock.release()
             self.lock = None
+
+
+def _warnings_counted() -> int:
+    """The warnings MkDocs counted in this build: it aborts a strict build with any, after the
+    plugins' post-build step, where the new site would already have replaced the old."""
+    return sum(
+        count
+        for handler in logging.getLogger("mkdocs").handlers
+        if isinstance(handler, CountHandler)
+        for _, count in handler.get_counts()
+    )
 
 
 def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:

@@ -295,15 +295,18 @@ _validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of t
 def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -> MkDocsConfig:
     """A language build's configuration. Reading and validating mkdocs.yml (two YAML files, the
     plugins, the theme) took a fifth of a language build's time: a process does it once a run,
-    and each language build gets a copy of its own."""
+    and each language build gets a copy of its own, as load_config would have made it."""
     global _validated
-    if _validated is None:
+    if _validated is None or _validated.hooks:
         _validated = load_config(
             job.config_file,
             site_dir=str(site_dir),
+            site_url=site_url,
             strict=job.strict,
             use_directory_urls=job.use_directory_urls,
         )
+        if _validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
+            return _validated
     # As load_config does, the plugins that keep state across builds (on_startup, on_shutdown:
     # ours) are the same objects in every build; the others are new. Their collection is made
     # anew, as it registers each plugin's events when the plugin is added.

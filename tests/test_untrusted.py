@@ -245,3 +245,34 @@ def test_two_builds_at_once_leave_one_whole_site(
     assert snapshot(out) in (old_files, new_files), "two builds mixed their languages"
     waited = (first.stderr.read() + second.stderr.read()).decode() if first.stderr and second.stderr else ""
     assert "another build is writing" in waited  # the second one said why it waited
+
+
+def test_a_build_mkdocs_refuses_at_its_end_leaves_the_old_site(tmp_path: Path) -> None:
+    """MkDocs refuses a strict build with warnings after the plugins' last step: the warning
+    here (a hook's, in the source language's build only) must not let the new site in."""
+    root = copy_project(tmp_path / "project")
+    out = tmp_path / "site"
+    assert build_site(root, out).returncode == 0
+    before = snapshot(out)
+    (root / "warn.py").write_text(
+        "import logging\n"
+        "def on_post_page(output, page, config):\n"
+        "    if config.theme['language'] == 'rulesdoc-en' and page.url == 'index.html':\n"
+        "        logging.getLogger('mkdocs.hooks').warning('a warning in the English build only')\n"
+        "    return output\n",
+        "utf-8",
+    )
+    with (root / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write("hooks:\n  - warn.py\n")
+    set_joker(root, 25)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1700000000"}
+    env.pop("RULESDOC_STRICT", None)
+    refused = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+        cwd=root, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "a warning in the English build only" in said, said
+    assert "Aborted with 1 warnings in strict mode" in said, said
+    assert snapshot(out) == before, "a refused build replaced the site"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name not in (".site.lock", "project")) == ["site"]
