@@ -1,9 +1,10 @@
 """The MkDocs glue: one MkDocs build per language, orchestrated from the main build.
 
 ``mkdocs build`` on the repository's ``mkdocs.yml`` builds the source language at the
-site root; at its end this plugin builds every other language into ``<site>/<tag>/``
-from the same ``mkdocs.yml``. Each language so has its own search index (with its own
-lunr pipeline), 404 page, ``<html lang dir>``, theme strings and site name.
+site root; beside it (worker processes started after its first page) this plugin builds
+every other language into ``<site>/<tag>/`` from the same ``mkdocs.yml``. Each language
+so has its own search index (with its own lunr pipeline), 404 page, ``<html lang dir>``,
+theme strings and site name.
 
 The main build reads the workspace once (rules, templates, catalogs), and every
 language is rendered and judged by its own build (:mod:`generator.languagesites`); the
@@ -18,7 +19,8 @@ the theme's compiled templates, its file list and its assets (and the docs folde
 shared by every language build; languages are built in parallel processes.
 
 A build is whole or nothing: it writes into a folder beside the site and swaps it in
-at the end; a second build of the same site waits for the first (a lock).
+at the end, unless it was refused (by our policy or by MkDocs' strict mode); a second
+build of the same site waits for the first (a lock).
 """
 
 from __future__ import annotations
