@@ -265,10 +265,6 @@ class Workspace:
         return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
 
 
-def failures(results: Mapping[str, LanguageResult]) -> list[RulesdocError]:
-    return [result.error for result in results.values() if result.error is not None]
-
-
 def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
     """The pages of the chosen languages (default: all), or the first language's error.
 
