@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from generator import files
+from generator import files, yamlload
 from generator.errors import Location, RulesdocError, display_path
 
 CONFIG_NAME = "check.yaml"
@@ -50,10 +50,9 @@ def _thresholds(path: Path, root: Path | None) -> dict[str, Fraction]:
     if not path.is_file():
         return {}
     where = Location(display_path(path))
-    try:
-        data = yaml.safe_load(files.read_text(path, files.MAX_CONFIG_BYTES, root)) or {}
-    except yaml.YAMLError as error:
-        raise RulesdocError(f"invalid check configuration: {error}", where) from None
+    # The bounded loader: a syntax error is one line naming its line; deep nesting is refused.
+    text = files.read_text(path, files.MAX_CONFIG_BYTES, root)
+    data = yamlload.load(text, yamlload.Source(where.path)) or {}
     unknown = set(data) - {"min_translated"} if isinstance(data, dict) else {"(not a mapping)"}
     if unknown:
         raise RulesdocError(

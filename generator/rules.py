@@ -11,13 +11,11 @@ import difflib
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -25,6 +23,7 @@ from generator import files
 from generator.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
 from generator.errors import Location, RulesdocError, display_path
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
+from generator.yamlload import Source, compose
 
 T = TypeVar("T")
 
@@ -37,72 +36,7 @@ MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: tw
 MAX_VALUE = 1_000_000_000
 
 
-@dataclass(frozen=True)
-class Source:
-    """The file being read, for error locations."""
-
-    path: str
-
-    def at(self, node: Node) -> Location:
-        return Location(self.path, node.start_mark.line + 1)
-
-    def error(self, node: Node, message: str) -> RulesdocError:
-        return RulesdocError(message, self.at(node))
-
-
-MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
-
-
-class DepthBound(Composer):
-    """A composer refusing documents nested deeper than :data:`MAX_DEPTH` (mixed into a loader)."""
-
-    depth = 0
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark  # type: ignore[attr-defined]
-                raise yaml.MarkedYAMLError(
-                    problem=f"nested more than {MAX_DEPTH} levels deep", problem_mark=mark
-                )
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-
-class BoundedLoader(DepthBound, yaml.SafeLoader):
-    """PyYAML's safe loader, refusing documents nested deeper than :data:`MAX_DEPTH`."""
-
-
-def compose(text: str, source: Source) -> Node | None:
-    """Parse YAML into nodes; syntax errors become one line with the line number."""
-    try:
-        return yaml.compose(text, Loader=BoundedLoader)
-    except yaml.YAMLError as error:
-        raise yaml_error(error, text, source) from None
-
-
-def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocError:
-    """PyYAML's error as our one line: the file, the line, what is wrong (never a traceback)."""
-    if isinstance(error, yaml.MarkedYAMLError):
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
-        problem = error.problem or error.context or "invalid YAML"
-        column = f" (column {mark.column + 1})" if mark else ""
-        opened = error.context_mark
-        if error.context and opened and mark and opened.line != mark.line:
-            # "while parsing a flow sequence": say where the unclosed bracket or quote began.
-            column += f"; {error.context.removeprefix('while ')} that began on line {opened.line + 1}"
-        return RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line))
-    if isinstance(error, yaml.reader.ReaderError):  # a control character, e.g. NUL: no mark, a position
-        line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
-        character = chr(error.character) if isinstance(error.character, int) else error.character
-        return RulesdocError(
-            f"YAML syntax error: character {character!r} is not allowed ({error.reason})",
-            Location(source.path, line),
-        )
-    return RulesdocError(f"YAML syntax error: {error}", Location(source.path))
+# YAML is read by the one bounded loader of every YAML file: generator/yamlload.py.
 
 
 def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES_BYTES) -> str:

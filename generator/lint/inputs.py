@@ -7,10 +7,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 from babel.messages.catalog import Catalog, Message
 
-from generator import catalogs, files
+from generator import catalogs, files, yamlload
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import SOURCE, CatalogStats, Language
 from generator.lint.model import Finding, Severity
@@ -192,14 +191,8 @@ def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, 
     if not path.is_file():
         return None
     where = Location(display_path(path))
-    try:
-        data = yaml.safe_load(files.read_text(path, files.MAX_CONFIG_BYTES, root))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise RulesdocError(
-            f"invalid glossary: {getattr(error, 'problem', error)}", Location(where.path, line)
-        ) from None
+    # The bounded loader: a syntax error is one line naming its line; deep nesting is refused.
+    data = yamlload.load(files.read_text(path, files.MAX_CONFIG_BYTES, root), yamlload.Source(where.path))
     if data is None:
         return {}
     if not isinstance(data, dict):
