@@ -36,22 +36,55 @@ MAX_SCORE_INPUT_BYTES = 64 * MiB  # `score` reads rounds one at a time; this bou
 
 
 def check_regular(path: Path, root: Path | None = None) -> os.stat_result:
-    """Refuse what is not a regular file, or a symlink out of ``root``; never read it to say so."""
+    """Refuse what is not a regular file, or a path out of ``root``; never read it to say so.
+
+    This is the one way every command resolves a project file: a symlink (of the file or of a
+    folder on its way) whose target leaves ``root`` is refused, a dangling or looping one is an
+    error naming it (never a file silently skipped).
+    """
     where = Location(display_path(path))
     try:
         link = path.is_symlink()
         info = path.stat()
     except FileNotFoundError:
-        raise RulesdocError("file not found", where) from None
+        raise RulesdocError(
+            "is a symlink to nothing (dangling)" if _is_link(path) else "file not found", where
+        ) from None
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise RulesdocError("is a symlink loop; refused", where) from None
         raise RulesdocError(f"cannot read: {error.strerror}", where) from None
-    if link and root is not None and not path.resolve().is_relative_to(root.resolve()):
+    if root is not None and not _stays_inside(path, root, link):
         raise RulesdocError("is a symlink to a file outside the project; refused", where)
     if stat.S_ISDIR(info.st_mode):
         raise RulesdocError("is a directory, not a file", where)
     if not stat.S_ISREG(info.st_mode):
         raise RulesdocError("is not a regular file (a device, FIFO or socket); refused", where)
     return info
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:
+        return False
+
+
+def _stays_inside(path: Path, root: Path, link: bool) -> bool:
+    """A path in ``root`` (as written, or reached through a symlink) must resolve inside it.
+
+    A file given outside the project on purpose (``--rules ../other.yaml``) is the user's choice.
+    """
+    real_root = root.resolve()
+    written_inside = Path(os.path.abspath(path)).is_relative_to(os.path.abspath(root)) or (
+        Path(os.path.abspath(path)).is_relative_to(real_root)
+    )
+    if not (link or written_inside):
+        return True
+    try:
+        return path.resolve(strict=True).is_relative_to(real_root)
+    except (OSError, RuntimeError):  # a loop on the way: stat() above would have said so
+        return False
 
 
 def read_bytes(path: Path, limit: int, root: Path | None = None, what: str = "file") -> bytes:

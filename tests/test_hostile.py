@@ -1,0 +1,75 @@
+"""Issue 21 (untrusted input, round three): files, symlinks and YAML that once got past the bounds.
+
+The bad-input corpus (tests/bad_inputs/cases.yaml) holds the command-level cases; these are
+the cases the corpus cannot set up (symlink loops) and the unit-level ones.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import copy_project
+
+from generator import files
+from generator.errors import RulesdocError
+from generator.i18n import catalog_codes
+
+
+def test_a_symlink_loop_is_one_error(tmp_path: Path) -> None:
+    loop = tmp_path / "rules.yaml"
+    loop.symlink_to(loop)
+    with pytest.raises(RulesdocError, match="is a symlink loop; refused"):
+        files.read_text(loop, files.MAX_RULES_BYTES, tmp_path)
+
+
+def test_a_folder_symlinked_out_of_the_project_is_refused(tmp_path: Path) -> None:
+    """Not only the file itself: a folder on its way that leads out of the project."""
+    outside = tmp_path / "outside" / "LC_MESSAGES"
+    outside.mkdir(parents=True)
+    (outside / "messages.po").write_text("secret", "utf-8")
+    project = tmp_path / "project"
+    (project / "locales").mkdir(parents=True)
+    (project / "locales" / "sv").symlink_to(outside.parent)
+    with pytest.raises(RulesdocError, match="outside the project"):
+        files.read_bytes(project / "locales" / "sv" / "LC_MESSAGES" / "messages.po", 100, project)
+
+
+def test_a_file_given_outside_the_project_is_the_users_choice(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "other.yaml"
+    elsewhere.write_text("x: 1\n", "utf-8")
+    (tmp_path / "project").mkdir()
+    assert files.read_text(elsewhere, 100, tmp_path / "project") == "x: 1\n"
+
+
+def test_dangling_and_looping_catalogs_are_languages_not_dropped(tmp_path: Path) -> None:
+    for code, target in (("sv", tmp_path / "nothing.po"), ("fi", None)):
+        folder = tmp_path / "locales" / code / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        (folder / "messages.po").symlink_to(target or folder / "messages.po")
+    assert catalog_codes(tmp_path / "locales") == ["fi", "sv"]
+    for code, error in (("sv", "dangling"), ("fi", "loop")):
+        with pytest.raises(RulesdocError, match=error):
+            files.read_bytes(tmp_path / "locales" / code / "LC_MESSAGES" / "messages.po", 100, tmp_path)
+
+
+def run(root: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(root), *args],
+        cwd=root, input=stdin, capture_output=True, timeout=120,
+    )  # fmt: skip
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+@pytest.mark.parametrize("command", ["render", "score", "check", "export", "report"])
+def test_a_rules_symlink_loop_is_one_line_in_every_command(tmp_path: Path, command: str) -> None:
+    project = copy_project(tmp_path / "project")
+    (project / "rules.yaml").unlink()
+    (project / "rules.yaml").symlink_to(project / "rules.yaml")
+    args = {"score": ["score", "-"], "report": ["report", "--base", "HEAD"]}.get(command, [command])
+    done = run(project, *args)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == ["rulesdoc: error: rules.yaml: is a symlink loop; refused"]
