@@ -125,7 +125,23 @@ def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
     """Replace ``path`` with ``data``: the old file or the new one, whole, whatever happens.
 
     The mode is the old file's, or the umask's default for a new one (not mkstemp's 0600).
+    A failure (a read-only folder, ``ulimit -f``, a full disk) is one line naming the file.
     """
+    with cannot_write(path):
+        _write_atomically(path, data, mode)
+
+
+@contextlib.contextmanager
+def cannot_write(path: Path) -> Iterator[None]:
+    """An OSError while writing ``path`` as the one-line error naming it (EACCES, EROFS, EFBIG, ENOSPC...)."""
+    try:
+        yield
+    except OSError as error:
+        where = Location(display_path(path))
+        raise RulesdocError(f"cannot write: {error.strerror or error}", where) from None
+
+
+def _write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
         try:
@@ -229,11 +245,24 @@ def replace_folder(staged: Path, target: Path) -> None:
     """
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise RulesdocError("is not a folder; refusing to replace it", Location(display_path(target)))
+    with cannot_write(target):
+        _replace_folder(staged, target)
+
+
+def _replace_folder(staged: Path, target: Path) -> None:
     if not target.exists():
         os.rename(staged, target)
         return
-    if exchange(staged, target):
-        shutil.rmtree(staged, ignore_errors=True)  # staged now holds the old folder
+    try:
+        if exchange(staged, target):
+            shutil.rmtree(staged, ignore_errors=True)  # staged now holds the old folder
+            return
+    except OSError as error:
+        if error.errno != errno.EBUSY:
+            raise
+        # A mount point (a Docker volume) cannot be renamed: its contents are replaced instead.
+        # Not one step, so a reader may see a mix for a moment; the build itself was whole.
+        _replace_contents(staged, target)
         return
     # No atomic exchange: two renames, with the old folder kept aside until the new one is in place.
     aside = target.with_name(f".{target.name}.old-{os.getpid()}")
@@ -242,11 +271,29 @@ def replace_folder(staged: Path, target: Path) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
+def _replace_contents(staged: Path, target: Path) -> None:
+    for old in list(target.iterdir()):
+        shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+    for new in list(staged.iterdir()):
+        os.rename(new, target / new.name)
+    os.chmod(target, stat.S_IMODE(staged.stat().st_mode))
+    staged.rmdir()
+
+
 def staging_folder(target: Path) -> Path:
-    """A fresh folder beside ``target`` (same file system, so the final rename is atomic)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(target)
-    return Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=target.parent))
+    """A fresh folder beside ``target`` (same file system, so the final rename is atomic).
+
+    Its mode is the umask's (mkdtemp's 0700 would make the published site unreadable to a web
+    server running as another user).
+    """
+    if target.exists() and (target.is_symlink() or not target.is_dir()):
+        raise RulesdocError("is not a folder; refusing to replace it", Location(display_path(target)))
+    with cannot_write(target):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(target)
+        staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=target.parent))
+        os.chmod(staged, 0o777 & ~_umask())
+        return staged
 
 
 def remove_leftovers(target: Path) -> None:
@@ -269,8 +316,9 @@ class FolderLock:
         self.handle: int | None = None
 
     def acquire(self, on_wait: str = "") -> None:
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(self.target.parent / f".{self.target.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        with cannot_write(self.target):  # a read-only folder: one line, not a traceback
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(self.target.parent / f".{self.target.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

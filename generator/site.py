@@ -97,7 +97,11 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
             if not self.serving:
-                self._build_aside(config)
+                try:  # `site` a file, a read-only folder: said now, not after the whole build
+                    self._build_aside(config)
+                except RulesdocError as error:
+                    self._release()
+                    raise PluginError(str(error)) from None
         _apply_language(config, self.site)
         return config
 
@@ -211,7 +215,10 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         if config.strict and _warnings_counted():
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
         if self.final_site_dir is not None:
-            files.replace_folder(Path(config.site_dir), self.final_site_dir)
+            try:
+                files.replace_folder(Path(config.site_dir), self.final_site_dir)
+            except RulesdocError as error:
+                raise PluginError(str(error)) from None  # on_build_error removes the new site
             config.site_dir = str(self.final_site_dir)
             self._release()
 

@@ -6,8 +6,13 @@ the cases the corpus cannot set up (symlink loops) and the unit-level ones.
 
 from __future__ import annotations
 
+import errno
+import os
+import resource
+import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -73,3 +78,57 @@ def test_a_rules_symlink_loop_is_one_line_in_every_command(tmp_path: Path, comma
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines() == ["rulesdoc: error: rules.yaml: is a symlink loop; refused"]
+
+
+# ---------------------------------------------------------------- writing: no traceback, no 0700
+
+
+def test_the_staging_folder_has_the_umasks_mode(tmp_path: Path) -> None:
+    """mkdtemp's 0700 became the published site's mode: a web server of another user got 403."""
+    old = os.umask(0o022)
+    try:
+        staged = files.staging_folder(tmp_path / "site")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(staged.stat().st_mode) == 0o755
+
+
+def test_a_mount_point_has_its_contents_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """renameat2 on a mount point (a Docker volume) fails with EBUSY: the contents are replaced."""
+    target = tmp_path / "site"
+    target.mkdir()
+    (target / "old.html").write_text("old", "utf-8")
+    (target / "assets").mkdir()
+    staged = files.staging_folder(target)
+    (staged / "index.html").write_text("new", "utf-8")
+
+    def busy(new: Path, old: Path) -> bool:
+        raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), str(old))
+
+    monkeypatch.setattr(files, "exchange", busy)
+    files.replace_folder(staged, target)
+    assert sorted(p.name for p in target.iterdir()) == ["index.html"]
+    assert not staged.exists()
+
+
+def limited(size: int) -> Callable[[], None]:
+    return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+@pytest.mark.parametrize("step", ["extract", "update"])
+def test_a_file_size_limit_is_one_line(tmp_path: Path, step: str) -> None:
+    """``ulimit -f``: EFBIG (Python ignores SIGXFSZ) is one line naming the file; the old file stays."""
+    project = copy_project(tmp_path / "project")
+    pot = project / "locales" / "messages.pot"
+    pot.write_bytes(pot.read_bytes().replace(b'msgid "Rami help"', b'msgid "Rami help!"', 1))
+    before = {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")}
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(project), "catalog", step],
+        cwd=project, capture_output=True, text=True, timeout=120, preexec_fn=limited(4096),
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulesdoc: error: "), done.stderr
+    assert "cannot write: File too large" in lines[0]
+    assert {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")} == before
