@@ -248,6 +248,11 @@ def load(path: Path, root: Path | None = None) -> LoadedCatalog:
 
 def to_bytes(catalog: Catalog) -> bytes:
     """A catalog as the ``.po`` text we commit: no line wrapping, previous msgids kept on fuzzy entries."""
+    for message in catalog:
+        # Babel flags every message holding "%(name)s" python-format, also when read back from a
+        # file that says no-python-format (a rules note): the one flag the extraction chose stays.
+        if "no-python-format" in message.flags:
+            message.flags.discard("python-format")
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=0, omit_header=False, include_previous=True)
     return buffer.getvalue()

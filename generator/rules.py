@@ -28,6 +28,8 @@ from generator.yamlload import Source, compose
 T = TypeVar("T")
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
+# Control characters but tab and line feed (as msgfmt and YAML's own reader refuse them raw).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
 MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
@@ -106,6 +108,9 @@ def _text(node: Node, source: Source, what: str) -> str:
         raise source.error(node, f"{what} must be non-empty text")
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
         raise source.error(node, f"{what} holds a lone surrogate (an escape like \\ud800): not text")
+    control = _CONTROL.search(value)
+    if control:  # an escape like "\0" or "\e": it would reach the POT, the pages and the search index
+        raise source.error(node, f"{what} holds the control character {control.group()!r}; refused")
     return " ".join(value.split())
 
 

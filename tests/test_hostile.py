@@ -132,3 +132,36 @@ def test_a_file_size_limit_is_one_line(tmp_path: Path, step: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("rulesdoc: error: "), done.stderr
     assert "cannot write: File too large" in lines[0]
     assert {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")} == before
+
+
+# ---------------------------------------------------------------- output details
+
+
+def test_theme_strings_outside_the_bmp_stay_whole() -> None:
+    """json.dumps' ASCII escapes gave Jinja two lone surrogates (&#55357;&#56832;) for one emoji."""
+    import jinja2
+
+    from generator.theme import ThemeStrings
+
+    module = jinja2.Environment().from_string(ThemeStrings({"search": "Søg 😀"}).partial()).module
+    assert str(module.t("search")) == "Søg 😀"  # type: ignore[attr-defined]
+
+
+def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
+    from generator.view import CardChip
+
+    chip = CardChip("AH", "A&amp;H\\_1", "♥", "red", "A&H_1")
+    assert 'aria-label="A&amp;H_1"' in chip.html
+    assert "</span> A&amp;H\\_1</span>" in chip.html
+
+
+def test_a_no_python_format_note_keeps_one_flag() -> None:
+    from babel.messages.catalog import Catalog
+
+    from generator import po
+
+    catalog = Catalog(locale="da")
+    catalog.add("Worth %(points)s", flags=["no-python-format"])
+    text = po.to_bytes(catalog).decode()
+    assert "#, no-python-format\nmsgid" in text
+    assert "python-format," not in text and ", python-format" not in text
