@@ -33,9 +33,17 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
 MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
-# No Rami score comes near this; the bound keeps values exact in every app's number type
-# (a JavaScript number, a 32-bit int) and is stated in the JSON Schema (generator/schema.py).
-MAX_VALUE = 1_000_000_000
+# No Rami score comes near this; the bound keeps every number of a round in a 32-bit int (and
+# exact in a JavaScript number), and is stated in the JSON Schema (generator/schema.py).
+# Worst case, V = MAX_VALUE: the target is at most 7·V (eight players); a hand holds at most the
+# 36 jokers, aces and face cards of two decks (V each) and 72 pip cards (432 points), plus a
+# surcharge V: a round scores at most 37·V + 432; a total that reaches the target in that round
+# is below 7·V + 37·V + 432 = 44·V + 432 = 440 000 432 < 2**31 - 1 = 2 147 483 647.
+# (Only tied extra rounds can add to totals past that: each round again at most 37·V + 432.)
+MAX_VALUE = 10_000_000
+# A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
+# 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 
 
 # YAML is read by the one bounded loader of every YAML file: generator/yamlload.py.
@@ -85,6 +93,18 @@ def _construct_scalar(node: ScalarNode) -> object:
 
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
     value = _scalar(node, source, what)
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and isinstance(node, ScalarNode)
+        and not node.style
+        and not _DECIMAL.fullmatch(node.value)
+    ):
+        raise source.error(
+            node,
+            f"{what}: write {node.value!r} as a plain decimal number ({value}?); "
+            "YAML 1.1 and YAML 1.2 tools read it differently",
+        )
     if isinstance(value, bool) or not isinstance(value, int):
         raise source.error(node, f"{what} must be a whole number, not {node.value!r}")
     if value < minimum:
