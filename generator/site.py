@@ -25,12 +25,13 @@ build of the same site waits for the first (a lock).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import posixpath
 import re
 import shutil
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import jinja2
 from markupsafe import Markup
@@ -83,6 +84,18 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         # and with it the last good rendering.
         self.serving = command == "serve"
         self.memory = Memory() if self.serving else None
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Watch rules.yaml from here, not from mkdocs.yml's ``watch:``.
+
+        MkDocs validates the ``watch:`` paths on every rebuild: with rules.yaml missing the
+        rebuild aborted and the preview hung. Watched from here (watchdog follows the path
+        through its folder), its removal is a rebuild like any edit: the one-line error, the
+        last good pages served, and its return seen.
+        """
+        with contextlib.suppress(OSError):  # no rules.yaml at the start: the first build said so
+            server.watch(str(self._project(config).rules), recursive=False)
+        return server
 
     @event_priority(100)  # before the search plugin reads its settings
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
