@@ -44,6 +44,9 @@ MAX_VALUE = 10_000_000
 # A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
 # 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+# A whole number written with a decimal point (20.0, as a JSON writer may): the JSON Schema's
+# "integer" accepts it, and so does the loader.
+_WHOLE_FLOAT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\.0*")
 
 
 # YAML is read by the one bounded loader of every YAML file: generator/yamlload.py.
@@ -93,12 +96,15 @@ def _construct_scalar(node: ScalarNode) -> object:
 
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
     value = _scalar(node, source, what)
+    if isinstance(value, float) and isinstance(node, ScalarNode) and _WHOLE_FLOAT.fullmatch(node.value):
+        value = int(value)
     if (
         isinstance(value, int)
         and not isinstance(value, bool)
         and isinstance(node, ScalarNode)
         and not node.style
         and not _DECIMAL.fullmatch(node.value)
+        and not _WHOLE_FLOAT.fullmatch(node.value)
     ):
         raise source.error(
             node,
@@ -188,6 +194,8 @@ def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
     cards: list[Card] = []
     for card_node in card_nodes:
         code = _scalar(card_node, source, "a card")
+        if isinstance(code, str) and code != code.strip():  # the schema's pattern has no spaces either
+            raise source.error(card_node, f"unknown card {code!r}: no spaces around a card")
         try:
             cards.append(parse_card(str(code)))
         except RulesdocError as error:
@@ -231,7 +239,8 @@ def _example(node: Node, source: Source, index: int) -> Example:
     what = f"examples[{index}]"
     fields = _mapping(node, source, what, ("id", "title", "situation"), ("note", "illustrates"))
     example_id = _text(fields["id"], source, "id")
-    if not _ID_PATTERN.match(example_id):
+    raw_id = _scalar(fields["id"], source, "id")
+    if not _ID_PATTERN.match(example_id) or raw_id != example_id:  # spaces around it too: the schema's
         raise source.error(fields["id"], f"example id {example_id!r} must be lowercase words joined by '-'")
     illustrates = None
     if "illustrates" in fields:
