@@ -38,7 +38,7 @@ from markupsafe import Markup
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
@@ -242,6 +242,13 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         if sitebuild.current() is None and self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
             self._release()
+        if sitebuild.current() is None and isinstance(error, OSError):
+            # MkDocs' own writes (theme files, pages) on a full disk or past `ulimit -f`: one line,
+            # not its traceback; the old site is untouched (the new one was being built beside it).
+            written = error.filename2 or error.filename
+            where = display_path(written) if written else "the site"
+            logging.getLogger("mkdocs").error("%s: cannot write: %s", where, error.strerror or error)
+            raise Abort("Aborted: the site could not be written; the previous site is unchanged") from None
 
     def _release(self) -> None:
         self.final_site_dir = self.staging = None

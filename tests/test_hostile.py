@@ -165,3 +165,20 @@ def test_a_no_python_format_note_keeps_one_flag() -> None:
     text = po.to_bytes(catalog).decode()
     assert "#, no-python-format\nmsgid" in text
     assert "python-format," not in text and ", python-format" not in text
+
+
+def test_a_site_build_past_ulimit_f_is_one_error_and_keeps_the_old_site(tmp_path: Path) -> None:
+    """MkDocs' own copy of a theme file fails with EFBIG: its error line, no traceback, site/ kept."""
+    project = copy_project(tmp_path / "project")
+    (project / "site").mkdir()
+    (project / "site" / "index.html").write_text("the old site", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"], cwd=project, capture_output=True, text=True,
+        timeout=300, preexec_fn=limited(100 * 1024), env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "Traceback" not in output
+    assert "cannot write: File too large" in output
+    assert (project / "site" / "index.html").read_text("utf-8") == "the old site"
+    assert not list(project.glob(".site.rulesdoc-*"))
