@@ -163,7 +163,12 @@ def _render(
     if memory is None:
         return workspace.render(languages), codes, True
     project = workspace.project
-    configuration = (project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml")
+    # The checks' own inputs too (the glossaries, check.yaml): a broken one is an error line in
+    # the preview, not an edit the preview never sees.
+    configuration = (
+        project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml",
+        project.locales / "glossary.yaml", project.locales / "check.yaml",
+    )  # fmt: skip
     sources = preview.digest(
         project.rules.read_bytes(),
         preview.folder_stamp(project.templates),
@@ -174,7 +179,8 @@ def _render(
     changed = []
     for language in languages:
         catalog = preview.stamp(language.catalog.path) if language.catalog is not None else None
-        fingerprint = preview.digest(sources, catalog, status)
+        glossary = preview.stamp(project.locales / language.code / "glossary.yaml")
+        fingerprint = preview.digest(sources, catalog, glossary, status)
         known = memory.renders.get(language.code)
         if known is not None and known[0] == fingerprint:
             results[language.code] = known[1]  # type: ignore[assignment]
