@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from generator import aside, lint, preview, theme
+from generator import aside, files, lint, preview, theme
 from generator.errors import Refusal, RulesdocError
 from generator.i18n import THEME_CONTEXT, Language, Translator
 from generator.preview import Memory
@@ -170,7 +170,7 @@ def _render(
         project.locales / "glossary.yaml", project.locales / "check.yaml",
     )  # fmt: skip
     sources = preview.digest(
-        project.rules.read_bytes(),
+        files.read_bytes(project.rules, files.MAX_RULES_BYTES, project.root),
         preview.folder_stamp(project.templates),
         *(preview.stamp(path) for path in configuration),
     )
