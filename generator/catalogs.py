@@ -69,12 +69,14 @@ def project_info(root: Path) -> ProjectInfo:
     name, version, bugs = "rulesdoc", __version__, ""
     try:
         data = tomllib.loads(files.read_text(root / "pyproject.toml", files.MAX_CONFIG_BYTES, root))
-    except (RulesdocError, tomllib.TOMLDecodeError):
+    except (RulesdocError, OSError, tomllib.TOMLDecodeError):
         data = {}
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    found_project = data.get("project")
+    project: dict[str, object] = found_project if isinstance(found_project, dict) else {}
     name = str(project.get("name") or name)
     version = str(project.get("version") or version)
-    urls = project.get("urls") if isinstance(project.get("urls"), dict) else {}
+    found_urls = project.get("urls")
+    urls: dict[str, object] = found_urls if isinstance(found_urls, dict) else {}
     for key, url in urls.items():
         if str(key).lower().replace(" ", "").replace("-", "") in ("issues", "bugtracker", "bugs", "tracker"):
             bugs = str(url)
@@ -82,7 +84,7 @@ def project_info(root: Path) -> ProjectInfo:
     if not bugs:
         try:
             mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
-        except RulesdocError:
+        except (RulesdocError, OSError):
             mkdocs = ""
         found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
         bugs = f"{found.group(1)}/issues" if found else ""

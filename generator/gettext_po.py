@@ -226,7 +226,9 @@ def char_width(char: str) -> int:
 # ---------------------------------------------------------------- UAX #14
 
 # libunistring's classes, in the order of its pair table (unilbrk/lbrktables.c).
-_CLASSES = "WJ GL B2 BA BB HY CL CP EX IN NS OP QU IS NU PO PR SY AL H2 H3 ID JL JV JT HL RI ZWJ EB EM".split()
+_CLASSES = (
+    "WJ GL B2 BA BB HY CL CP EX IN NS OP QU IS NU PO PR SY AL H2 H3 ID JL JV JT HL RI ZWJ EB EM".split()
+)
 _INDEX = {name: index for index, name in enumerate(_CLASSES)}
 # Row: the class before; column: the class after. D: break, I: break only after spaces, P: never.
 _TABLE = [
@@ -293,7 +295,9 @@ _EXPLICIT: dict[str, str] = {
     **dict.fromkeys("0123456789", "NU"),
     **dict.fromkeys("%\u00a2\u00b0\u2030\u2031\u2032\u2033\u2034\u2035\u2036\u2037\u2103\u2109", "PO"),
     **dict.fromkeys("$+\\\u00a3\u00a4\u00a5\u00b1\u20ac\u2116\u2212\u2213", "PR"),
-    **dict.fromkeys("\"'\u00ab\u00bb\u2018\u2019\u201b\u201c\u201d\u201f\u2039\u203a\u275b\u275c\u275d\u275e", "QU"),
+    **dict.fromkeys(
+        "\"'\u00ab\u00bb\u2018\u2019\u201b\u201c\u201d\u201f\u2039\u203a\u275b\u275c\u275d\u275e", "QU"
+    ),
     **dict.fromkeys("([{\u201a\u201e", "OP"),
     **dict.fromkeys(")]", "CP"),
     **dict.fromkeys("}", "CL"),
@@ -311,7 +315,9 @@ def line_break_class(char: str) -> str:
         category = unicodedata.category(char)
         if char == "\n" or char in "\x0b\x0c\x85\u2028\u2029":
             found = "BK"
-        elif category in ("Mn", "Mc", "Me", "Cc") or (category == "Cf" and (0x200C <= code <= 0x202E or 0x2066 <= code <= 0x206F)):
+        elif category in ("Mn", "Mc", "Me", "Cc") or (
+            category == "Cf" and (0x200C <= code <= 0x202E or 0x2066 <= code <= 0x206F)
+        ):
             found = "CM"
         elif category == "Sc":
             found = "PR"

@@ -47,7 +47,9 @@ class LoadedCatalog:
     plural_forms: plurals.PluralForms | None  # None: the header cannot be used (plural_error says why)
     plural_error: str | None = None
     lines: Mapping[Key, int] = field(default_factory=dict)  # where each entry's msgid is
-    headers: tuple[tuple[str, str], ...] = ()  # the header's fields as written, in order (Babel drops unknown ones)
+    headers: tuple[
+        tuple[str, str], ...
+    ] = ()  # the header's fields as written, in order (Babel drops unknown ones)
 
     def messages(self) -> Iterator[Message]:
         """The entries, header and obsolete ones left out."""
@@ -301,7 +303,9 @@ def header_of(catalog: Catalog, kept: Sequence[tuple[str, str]] = ()) -> list[tu
     fields.append(("Report-Msgid-Bugs-To", "" if _placeholder(bugs) else bugs))
     fields.append(("POT-Creation-Date", created or ""))
     if not catalog.locale_identifier:  # a template: no translation yet; the fields gettext expects, empty
-        fields += [(name, "") for name in ("PO-Revision-Date", "Last-Translator", "Language-Team", "Language")]
+        fields += [
+            (name, "") for name in ("PO-Revision-Date", "Last-Translator", "Language-Team", "Language")
+        ]
     else:
         revised = _date(catalog.revision_date) or created or ""
         fields.append(("PO-Revision-Date", revised))
