@@ -262,11 +262,13 @@ def header_fields(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-def to_bytes(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> bytes:
+def to_bytes(
+    catalog: Catalog, headers: Sequence[tuple[str, str]] = (), width: int = gettext_po.PAGE_WIDTH
+) -> bytes:
     """A catalog as the ``.po`` text we commit: laid out as GNU gettext writes it
     (:mod:`generator.gettext_po`), the header as :func:`header_of` decides it, with the
     fields other tools added (``headers``: the file's own, e.g. Poedit's ``X-Generator``) kept."""
-    return gettext_po.dumps(entries(catalog, headers))
+    return gettext_po.dumps(entries(catalog, headers), width)
 
 
 # Header fields the writer decides; any other field a file has is kept as written.
