@@ -9,6 +9,8 @@ headings translated, and is built strictly and served like the published site.
 from __future__ import annotations
 
 import functools
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +24,8 @@ from generator import catalogs
 from . import axe_gate
 from .conftest import Problems, open_context, serving, site_languages
 from .test_accessibility import open_page
-from .test_layout import WIDTHS_JS, _platform_fonts
+from .test_layout import EXAMPLES_JS, NARROW, WIDTHS_JS, _platform_fonts, phone_layout_problems
+from .test_readme_images import MAX_BYTES, README_IMAGES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -45,6 +48,10 @@ WORDS = {
            "Rami help": "ラミーのヘルプ", "Two to ten": "2〜10",
            "The winner of the round scores zero points. Every other player scores the value of the cards left in their hand: the joker %(joker)s, the ace %(ace)s, the face cards %(face)s.":
                "ラウンドの勝者は0点です。ほかのプレイヤーは手札に残ったカードの点数を得点します。ジョーカーは%(joker)s、エースは%(ace)s、絵札は%(face)s。",
+           "Note: in hand, the ace and the joker cost more than when they are laid down.":
+               "注：エースとジョーカーは、場に出したときより手札に残したときのほうが高くつきます。",
+           "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
+               "シーケンスの端で1点として使えるエースも、手札に残ると%(ace)s点になります。",
            "The aim is to score as few points as possible: when someone reaches the target, the lowest total wins.":
                "点数はできるだけ少なくするのが目標です。誰かが目標点に達したら、合計点の最も低い人が勝ちです。",
            "Every opponent pays the value of the cards left in their hand.":
@@ -211,3 +218,57 @@ def test_japanese_sentences_follow_one_another_without_a_space(page: Page, world
     text = page.locator("article").inner_text()
     assert "目標です。誰か" in text  # inside one message
     assert "。点数はできるだけ" in text, text[:400]  # two messages, one after the other
+
+
+# How wide the page is, and where the language menu is when open (its box, or null).
+PHONE_JS = """() => {
+    const menu = document.querySelector(".md-select__inner");
+    const r = menu && menu.getBoundingClientRect();
+    return {pageWidth: document.documentElement.scrollWidth, innerWidth, scrollX,
+            menu: r && [r.left, r.top, r.right, r.bottom]};
+}"""
+
+
+@pytest.mark.parametrize("code", ["ar", "ja"])
+def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
+    browser: Browser, problems: Problems, world_site: Path, world_url: str, artifacts: Path, code: str
+) -> None:
+    """At 360 px no page scrolls sideways, with the language menu shut or open (it opens
+    inwards from its button, at the header's end in either direction), and the worked examples
+    read as blocks."""
+    language = next(language for language in site_languages(world_site) if language.tag == code)
+    context = open_context(browser, problems, viewport={"width": NARROW, "height": 640}, device_scale_factor=1)
+    found: list[str] = []
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        for path in language.pages(world_site):
+            page.goto(world_url + path, wait_until="networkidle")
+            shut = page.evaluate(PHONE_JS)
+            page.locator(".md-select .md-header__button").focus()
+            opened = page.evaluate(PHONE_JS)
+            for state, at in (("shut", shut), ("open", opened)):
+                if at["pageWidth"] > at["innerWidth"] + 1 or at["scrollX"] != 0:
+                    found.append(f"{path}, menu {state}: {at['pageWidth']} px wide, scrolled by {at['scrollX']}")
+            menu = opened["menu"]
+            if menu is None or menu[0] < -1 or menu[2] > opened["innerWidth"] + 1:
+                found.append(f"{path}: the open language menu {menu} is not within the screen")
+            if path.endswith("scoring.html"):
+                page.locator(".md-select .md-header__button").blur()
+                found += phone_layout_problems(page.evaluate(EXAMPLES_JS), f"{path} at {NARROW} px")
+                page.locator("#worked-examples").evaluate(
+                    "heading => window.scrollTo(0, heading.getBoundingClientRect().top + scrollY - 70)"
+                )
+                page.wait_for_timeout(300)  # Material's header reacts to the scroll
+                shot = artifacts / f"readme-phone-{code}.png"
+                page.screenshot(path=shot)
+    finally:
+        context.close()
+    assert not found, "\n".join(found)
+    assert shot.stat().st_size <= MAX_BYTES, f"{shot.name} is too big to commit"
+    if os.environ.get("RULESDOC_README_IMAGES") == "1":  # the README's pictures (test_readme_images.py)
+        shutil.copyfile(shot, README_IMAGES / f"phone-{code}.png")
+    assert (README_IMAGES / f"phone-{code}.png").is_file(), (
+        f"run with RULESDOC_README_IMAGES=1 to create docs/readme/phone-{code}.png"
+    )
+    problems.assert_none()
