@@ -13,7 +13,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import copy_project
@@ -32,20 +32,39 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-WORDS = {
+WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "he": {"Counting points": "ספירת נקודות", "In short": "בקצרה", "Permanent link": "קישור קבוע",
            "Made with %(name)s": "נבנה עם %(name)s", "404 - Not found": "404 - הדף לא נמצא",
            "Rami help": "עזרה ברמי"},
     "ar": {"Counting points": "حساب النقاط", "In short": "باختصار", "Permanent link": "رابط دائم",
            "Made with %(name)s": "صُنع باستخدام %(name)s", "404 - Not found": "404 - الصفحة غير موجودة",
-           "Rami help": "مساعدة رامي"},
+           "Rami help": "مساعدة رامي",
+           # The top of the scoring page, for the README's picture of it on a phone.
+           "%(points)s point": ("%(points)s نقطة", "%(points)s نقطة", "%(points)s نقطة", "%(points)s نقاط",
+                                "%(points)s نقطة", "%(points)s نقطة"),
+           "The winner of the round scores zero points. Every other player scores the value of the cards left in their hand: the joker %(joker)s, the ace %(ace)s, the face cards %(face)s.":
+               "الفائز في الجولة يسجّل صفر نقاط. ويسجّل كل لاعب آخر قيمة الأوراق المتبقية في يده: الجوكر %(joker)s، والآص %(ace)s، والصور %(face)s.",
+           "The aim is to score as few points as possible: when someone reaches the target, the lowest total wins.":
+               "الهدف هو تسجيل أقل عدد ممكن من النقاط: عندما يبلغ أحد اللاعبين الهدف، يفوز صاحب أدنى مجموع.",
+           "The cards left in hand": "الأوراق المتبقية في اليد", "Card": "الورقة", "Points": "النقاط",
+           "Joker": "الجوكر", "Ace": "الآص", "Jack, queen, king": "الولد والبنت والشايب",
+           "Two to ten": "من 2 إلى 10", "the card's value": "قيمة الورقة",
+           "Value of the cards left in hand at the end of the round": "قيمة الأوراق المتبقية في اليد عند نهاية الجولة",
+           "Note: in hand, the ace and the joker cost more than when they are laid down.":
+               "ملاحظة: الآص والجوكر في اليد أغلى منهما عند إنزالهما على الطاولة.",
+           "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
+               "الآص الذي لا يساوي إلا نقطة واحدة في بداية السلسلة يكلّف %(ace)s إذا بقي في اليد."},
     "zh-Hant": {"Counting points": "計算分數", "In short": "簡而言之", "Permanent link": "永久連結",
                 "Made with %(name)s": "使用 %(name)s 製作", "404 - Not found": "404 - 找不到頁面",
                 "Rami help": "拉米說明"},
     # Japanese: "〜" (a range, "2〜10") and sentences that follow one another without a space.
     "ja": {"Counting points": "点数の数え方", "In short": "要点", "Permanent link": "固定リンク",
            "Made with %(name)s": "%(name)s で作成", "404 - Not found": "404 - ページが見つかりません",
-           "Rami help": "ラミーのヘルプ", "Two to ten": "2〜10",
+           "Rami help": "ラミーのヘルプ", "Two to ten": "2〜10", "%(points)s point": ("%(points)s点",),
+           "The cards left in hand": "手札に残ったカード", "Card": "カード", "Points": "点数",
+           "Joker": "ジョーカー", "Ace": "エース", "Jack, queen, king": "ジャック、クイーン、キング",
+           "the card's value": "カードの数字", "Value of the cards left in hand at the end of the round":
+               "ラウンド終了時に手札に残ったカードの点数",
            "The winner of the round scores zero points. Every other player scores the value of the cards left in their hand: the joker %(joker)s, the ace %(ace)s, the face cards %(face)s.":
                "ラウンドの勝者は0点です。ほかのプレイヤーは手札に残ったカードの点数を得点します。ジョーカーは%(joker)s、エースは%(ace)s、絵札は%(face)s。",
            "Note: in hand, the ace and the joker cost more than when they are laid down.":
@@ -229,6 +248,18 @@ PHONE_JS = """() => {
 }"""
 
 
+def mirrored(found: Any, width: float) -> Any:
+    """A right-to-left page's boxes ([left, top, right, bottom]) as in a mirror: its line starts
+    on the left then, so that the left-to-right checks of the layout apply."""
+    if isinstance(found, list) and len(found) == 4 and all(isinstance(x, (int, float)) for x in found):
+        return [width - found[2], found[1], width - found[0], found[3]]
+    if isinstance(found, list):
+        return [mirrored(item, width) for item in found]
+    if isinstance(found, dict):
+        return {key: mirrored(value, width) for key, value in found.items()}
+    return found
+
+
 @pytest.mark.parametrize("code", ["ar", "ja"])
 def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
     browser: Browser, problems: Problems, world_site: Path, world_url: str, artifacts: Path, code: str
@@ -255,10 +286,11 @@ def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
                 found.append(f"{path}: the open language menu {menu} is not within the screen")
             if path.endswith("scoring.html"):
                 page.locator(".md-select .md-header__button").blur()
-                found += phone_layout_problems(page.evaluate(EXAMPLES_JS), f"{path} at {NARROW} px")
-                page.locator("#worked-examples").evaluate(
-                    "heading => window.scrollTo(0, heading.getBoundingClientRect().top + scrollY - 70)"
-                )
+                layout = page.evaluate(EXAMPLES_JS)
+                if page.evaluate("document.documentElement.dir") == "rtl":
+                    layout = mirrored(layout, layout["innerWidth"])
+                found += phone_layout_problems(layout, f"{path} at {NARROW} px")
+                page.evaluate("window.scrollTo(0, 0)")  # the page's top: its heading, "In short", a table
                 page.wait_for_timeout(300)  # Material's header reacts to the scroll
                 shot = artifacts / f"readme-phone-{code}.png"
                 page.screenshot(path=shot)
