@@ -33,14 +33,15 @@ _SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 # Material's hreflang links, one a line (site.compact_alternates): the whole run of them.
-_ALTERNATES = re.compile(r'<link rel="alternate" href="[^"<>]*" hreflang="[^"<>]*">(?:\n<link rel="alternate" href="[^"<>]*" hreflang="[^"<>]*">)*')
+_LINK = r'<link rel="alternate" href="([^"<>]*)" hreflang="([^"<>]*)">'
+_ALTERNATES = re.compile(rf"{_LINK}(?:\n{_LINK})*")
 
 
 def hreflang_links(output: str, source_tag: str, absolute: dict[str, str] | None = None) -> str:
     """A page's ``<link rel="alternate" hreflang>`` run with the ``x-default`` (the source
     language's address) after it; with ``absolute`` (tag to address: ``site_url`` is set) every
     address made absolute."""
-    link = re.compile(r'<link rel="alternate" href="([^"<>]*)" hreflang="([^"<>]*)">')
+    link = re.compile(_LINK)
 
     def rewrite(run: re.Match[str]) -> str:
         found = [(html.unescape(tag), html.unescape(href)) for href, tag in link.findall(run.group(0))]
@@ -50,7 +51,7 @@ def hreflang_links(output: str, source_tag: str, absolute: dict[str, str] | None
         if source is not None and all(tag != X_DEFAULT for tag, _ in found):
             found.append((X_DEFAULT, source))
         return "\n".join(
-            f'<link rel="alternate" href="{html.escape(href, quote=True)}" hreflang="{html.escape(tag, quote=True)}">'
+            f'<link rel="alternate" href="{html.escape(href)}" hreflang="{html.escape(tag)}">'
             for tag, href in found
         )
 
@@ -89,7 +90,10 @@ def write_sitemap(site_dir: Path, root_url: str, languages: Sequence[tuple[str, 
             if lastmod:
                 out.append(f"    <lastmod>{html.escape(lastmod)}</lastmod>")
             for tag, href in alternates(root_url, path, languages):
-                out.append(f'    <xhtml:link rel="alternate" hreflang="{html.escape(tag)}" href="{html.escape(href)}"/>')
+                link = (
+                    f'<xhtml:link rel="alternate" hreflang="{html.escape(tag)}" href="{html.escape(href)}"/>'
+                )
+                out.append(f"    {link}")
             out.append("  </url>")
     out.append("</urlset>\n")
     text = "\n".join(out)

@@ -61,7 +61,9 @@ def _translate_all(path: Path) -> None:
 def test_japanese_and_chinese_pages_have_no_space_between_sentences(tmp_path: Path, code: str) -> None:
     project = copy_project(tmp_path / "project")
     _translate_all(catalogs.init(project / "locales", code))
-    rendered = render_all(Project(project / "rules.yaml", project / "templates", project / "locales"), [code], False)
+    rendered = render_all(
+        Project(project / "rules.yaml", project / "templates", project / "locales"), [code], False
+    )
     pages = {page.name: page.text for page in rendered if page.lang == code}
     scoring = pages["scoring.md"]
     # A space, or a line break inside a paragraph (a blank line ends a paragraph: no gap shown).

@@ -268,7 +268,9 @@ def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
     inwards from its button, at the header's end in either direction), and the worked examples
     read as blocks."""
     language = next(language for language in site_languages(world_site) if language.tag == code)
-    context = open_context(browser, problems, viewport={"width": NARROW, "height": 640}, device_scale_factor=1)
+    context = open_context(
+        browser, problems, viewport={"width": NARROW, "height": 640}, device_scale_factor=1
+    )
     found: list[str] = []
     try:
         page = context.new_page()
@@ -280,7 +282,9 @@ def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
             opened = page.evaluate(PHONE_JS)
             for state, at in (("shut", shut), ("open", opened)):
                 if at["pageWidth"] > at["innerWidth"] + 1 or at["scrollX"] != 0:
-                    found.append(f"{path}, menu {state}: {at['pageWidth']} px wide, scrolled by {at['scrollX']}")
+                    found.append(
+                        f"{path}, menu {state}: {at['pageWidth']} px wide, scrolled by {at['scrollX']}"
+                    )
             menu = opened["menu"]
             if menu is None or menu[0] < -1 or menu[2] > opened["innerWidth"] + 1:
                 found.append(f"{path}: the open language menu {menu} is not within the screen")
