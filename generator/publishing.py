@@ -74,6 +74,8 @@ def write_sitemap(site_dir: Path, root_url: str, languages: Sequence[tuple[str, 
     same. The site folder is the build's staging one: written in place.
     """
     root_url = root_url if root_url.endswith("/") else root_url + "/"
+    if not (site_dir / SITEMAP).is_file():
+        return  # a theme that writes none
     source = ElementTree.parse(site_dir / SITEMAP).getroot()  # our own build's output
     pages: list[tuple[str, str]] = []
     for entry in source.iter(f"{{{_SITEMAP_NS}}}url"):
