@@ -30,7 +30,7 @@ from generator.i18n import (
     discover_languages,
     judge_catalog,
 )
-from generator.locales import Formatter
+from generator.locales import Formatter, close_sentence_gaps
 from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
@@ -259,6 +259,8 @@ class Workspace:
                     raise
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
                     raise template_error(error, self.project.templates, name) from None
+                # One line per sentence in the template; no space between them in Japanese.
+                text = close_sentence_gaps(text, language.locale)
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
