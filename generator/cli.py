@@ -345,7 +345,7 @@ class _PrintableFormatter(logging.Formatter):
     """A warning may quote catalog or rules text: one bounded line, control characters escaped."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return printable(short(" ".join(super().format(record).split()), MAX_LINE))
+        return short(printable(" ".join(super().format(record).split())), MAX_LINE)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

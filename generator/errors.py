@@ -37,8 +37,8 @@ class RulesdocError(Exception):
         return _restore, (type(self), self.args, self.__dict__)
 
     def __str__(self) -> str:
-        text = short(" ".join(self.message.split()), MAX_LINE)  # always one line, and a short one
-        return printable(f"{self.location}: {text}" if self.location else text)
+        text = " ".join(self.message.split())  # always one line, and a short one
+        return short(printable(f"{self.location}: {text}" if self.location else text), MAX_LINE)
 
 
 def _restore(kind: type[RulesdocError], args: tuple[Any, ...], state: dict[str, Any]) -> RulesdocError:
@@ -57,7 +57,7 @@ class Refusal(RulesdocError):
 
     def __str__(self) -> str:
         lines = [" ".join(self.message.split()), *self.lines]
-        return "\n  ".join(printable(short(line, MAX_LINE)) for line in lines)
+        return "\n  ".join(short(printable(line), MAX_LINE) for line in lines)
 
 
 # C0 controls but tab and newline, DEL, and C1 controls: what a terminal may act on (ESC starts
