@@ -168,9 +168,9 @@ class _Parser(PoFileParser):
                 self._check_plural_count()
                 return
             if key in self.lines:
-                raise RulesdocError(
-                    f"invalid catalog: msgid {short(msgid)!r} is defined twice (first on line {self.lines[key]})",
-                    Location(self.path, self.offset + 1),
+                first = self.lines[key]
+                raise self.fail(
+                    self.offset, f"msgid {short(msgid)!r} is defined twice (first on line {first})"
                 )
             self.lines[key] = self.offset + 1
             if len(self.messages) > 1:
@@ -201,21 +201,20 @@ class _Parser(PoFileParser):
 
     def _header(self, context: str | None) -> None:
         """Read the header's fields, and put a harmless Plural-Forms in place for Babel."""
-        line = self.offset + 1
         if self.header_line is not None:
             what = f"msgctxt {short(context)!r} and an empty msgid" if context is not None else 'msgid ""'
-            raise RulesdocError(
-                f"invalid catalog: a second header entry ({what}); the header is on line {self.header_line} "
+            raise self.fail(
+                self.offset,
+                f"a second header entry ({what}); the header is on line {self.header_line} "
                 "and Babel would read this one's fields as the header's",
-                Location(self.path, line),
             )
         if context is not None:
-            raise RulesdocError(
-                f"invalid catalog: an entry with msgctxt {short(context)!r} and an empty msgid; "
+            raise self.fail(
+                self.offset,
+                f"an entry with msgctxt {short(context)!r} and an empty msgid; "
                 'an empty msgid is the header (msgid "", no msgctxt)',
-                Location(self.path, line),
             )
-        self.header_line = line
+        self.header_line = self.offset + 1
         self.header, safe_text = _read_header(self.msgstr_strings, self.path)
         self.translations[0][1][:] = [escape(safe_text)]
 
@@ -223,10 +222,10 @@ class _Parser(PoFileParser):
         # Babel reads the header its own way (RFC 822 folding, repeated fields): whatever it made
         # of it, no plural entry may be sized past CLDR's most forms.
         if self.catalog.num_plurals > plurals.MAX_FORMS:
-            raise RulesdocError(
-                f"invalid catalog: the header gives {self.catalog.num_plurals} plural forms; "
+            raise self.fail(
+                self.offset,
+                f"the header gives {self.catalog.num_plurals} plural forms; "
                 f"a language has 1 to {plurals.MAX_FORMS} (CLDR)",
-                Location(self.path, self.header_line),
             )
 
 
