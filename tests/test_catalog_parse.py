@@ -221,22 +221,49 @@ def test_the_first_header_spelled_with_two_spaces_is_read_as_the_header() -> Non
     assert loaded.catalog.num_plurals == 2  # Babel saw the harmless stand-in
 
 
+BOUNDED_CLI = (
+    f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({RLIMIT_AS}, {RLIMIT_AS}))\n"
+    "from generator.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+)
+SECOND_HEADER = f'\nmsgctxt "x"\nmsgid ""\nmsgstr "Plural-Forms: {BOMB}\\n"\n'
+
+
+def bounded_rulesdoc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``rulesdoc --root PROJECT ARGS`` in an address space of 1.5 GB."""
+    return subprocess.run(
+        [sys.executable, "-c", BOUNDED_CLI, "--root", str(project), *args],
+        capture_output=True, text=True, cwd=project, timeout=120,
+    )  # fmt: skip
+
+
 def test_check_refuses_a_bomb_in_a_second_header_within_bounded_memory(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
-    catalog.write_text(
-        catalog.read_text("utf-8") + f'\nmsgctxt "x"\nmsgid ""\nmsgstr "Plural-Forms: {BOMB}\\n"\n', "utf-8"
-    )
-    script = (
-        f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({RLIMIT_AS}, {RLIMIT_AS}))\n"
-        "from generator.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, "--root", str(project), "check"],
-        capture_output=True, text=True, cwd=project, timeout=120,
-    )  # fmt: skip
+    catalog.write_text(catalog.read_text("utf-8") + SECOND_HEADER, "utf-8")
+    done = bounded_rulesdoc(project, "check")
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.startswith("rulesdoc: error: locales/da/LC_MESSAGES/messages.po:"), done.stderr
+    assert "a second header entry (msgctxt 'x' and an empty msgid)" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_report_refuses_a_bomb_in_the_base_revision_within_bounded_memory(tmp_path: Path) -> None:
+    from test_report import copy_project as copy_for_git
+    from test_report import git
+
+    project = copy_for_git(tmp_path / "project")
+    catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    good = catalog.read_text("utf-8")
+    catalog.write_text(good + SECOND_HEADER, "utf-8")
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "a catalog with a second header")
+    catalog.write_text(good, "utf-8")
+    git(project, "commit", "-q", "-am", "the second header removed")
+    done = bounded_rulesdoc(project, "report", "--base", "HEAD~1")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("rulesdoc: error: "), done.stderr
+    assert "invalid catalog in the base revision: " in done.stderr
     assert "a second header entry (msgctxt 'x' and an empty msgid)" in done.stderr
     assert len(done.stderr.splitlines()) == 1
 
