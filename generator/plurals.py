@@ -69,7 +69,7 @@ def parse(header: str) -> PluralForms:
     """Parse ``nplurals=N; plural=EXPR;``; raise :class:`PluralFormsError` for anything else."""
     match = _HEADER.fullmatch(header)
     if match is None:
-        raise PluralFormsError(f"Plural-Forms {header!r} is not 'nplurals=N; plural=EXPRESSION;'")
+        raise PluralFormsError(f"Plural-Forms {short(header)!r} is not 'nplurals=N; plural=EXPRESSION;'")
     digits, text = match.group(1), " ".join(match.group(2).split())
     if len(digits) > 2 or not 1 <= int(digits) <= MAX_FORMS:
         shown = short(digits, 12)
