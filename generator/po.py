@@ -118,7 +118,8 @@ class _Parser(PoFileParser):
         if keyword == "msgstr" and self.translations:
             raise self.fail(lineno, "a second msgstr for one msgid")
         self._check_string(lineno, quoted)
-        super()._process_keyword_line(lineno, line, obsolete)
+        # Babel splits at the first space; msgfmt takes any whitespace (`msgid\t""` too).
+        super()._process_keyword_line(lineno, f"{keyword} {quoted}", obsolete)
         self.keyword_lines[keyword] = lineno
         if keyword.startswith("msgstr"):
             self.msgstr_strings = [(lineno, quoted)]

@@ -145,6 +145,19 @@ def test_a_catalog_written_by_catalog_init_passes_msgfmt(tmp_path: Path) -> None
     assert our_error(written) is None
 
 
+@needs_msgfmt
+def test_the_pseudo_catalog_passes_msgfmt(tmp_path: Path) -> None:
+    out = tmp_path / "pseudo"
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(ROOT), "catalog", "pseudo", "--out", str(out)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    written = out / "en-XA" / "LC_MESSAGES" / "messages.po"
+    assert msgfmt_accepts(written)
+    assert our_error(written) is None
+
+
 # ---------------------------------------------------------------- Plural-Forms bombs
 
 HEADER = textwrap.dedent(
