@@ -96,6 +96,7 @@ class _Parser(PoFileParser):
         self.header_line: int | None = None
         self.msgstr_strings: list[tuple[int, str]] = []  # (0-based line, quoted) of the current msgstr
         self.keyword_lines: dict[str, int] = {}  # "msgstr[1]" → its 0-based line, in the current entry
+        self.obsolete_lines: dict[Key, int] = {}  # where each obsolete (#~) entry's msgid is
 
     def fail(self, lineno: int, message: str) -> RulesdocError:
         return RulesdocError(f"invalid catalog: {message}", Location(self.path, lineno + 1))
@@ -117,6 +118,7 @@ class _Parser(PoFileParser):
             raise self.fail(lineno, "msgstr without a msgid before it")
         if keyword == "msgstr" and self.translations:
             raise self.fail(lineno, "a second msgstr for one msgid")
+        self._check_forms_order(lineno, keyword)
         self._check_string(lineno, quoted)
         # Babel splits at the first space; msgfmt takes any whitespace (`msgid\t""` too).
         super()._process_keyword_line(lineno, f"{keyword} {quoted}", obsolete)
@@ -131,6 +133,27 @@ class _Parser(PoFileParser):
         super()._process_string_continuation_line(line, lineno)
         if self.in_msgstr:
             self.msgstr_strings.append((lineno, line))
+
+    def _check_forms_order(self, lineno: int, keyword: str) -> None:
+        """As msgfmt: a plural entry has msgstr[0], msgstr[1]... in order; a singular one, msgstr."""
+        if not keyword.startswith("msgstr"):
+            return
+        plural = len(self.messages) > 1
+        if keyword == "msgstr":
+            if plural:
+                raise self.fail(
+                    lineno, "a plural entry (msgid_plural) is translated by msgstr[0], msgstr[1]..."
+                )
+            return
+        if not plural:
+            raise self.fail(
+                lineno, f"{keyword} without a msgid_plural before it; a singular entry has msgstr"
+            )
+        expected = len(self.translations)
+        if keyword != f"msgstr[{expected}]":
+            raise self.fail(
+                lineno, f"{keyword} where msgstr[{expected}] comes next (forms are numbered in order)"
+            )
 
     def _check_string(self, lineno: int, quoted: str) -> None:
         """Escapes as msgfmt reads them and Babel renders them; no control characters."""
@@ -158,9 +181,10 @@ class _Parser(PoFileParser):
         msgid = self.messages[0].denormalize()
         context = self.context.denormalize() if self.context else None
         key: Key = (msgid, context)
-        indexes = [index for index, _ in self.translations]
-        if len(set(indexes)) != len(indexes):
-            raise self.fail(self.offset, f"a msgstr[N] is written twice for msgid {short(msgid)!r}")
+        if msgid == "" and len(self.messages) > 1:
+            raise self.fail(self.offset, 'an empty msgid with a msgid_plural; msgid "" is the header\'s')
+        if msgid != "":
+            self._check_unique(key)
         if not self.obsolete:
             if msgid == "" and len(self.messages) == 1:
                 self._header(context)
@@ -168,11 +192,6 @@ class _Parser(PoFileParser):
                 self.keyword_lines = {}
                 self._check_plural_count()
                 return
-            if key in self.lines:
-                first = self.lines[key]
-                raise self.fail(
-                    self.offset, f"msgid {short(msgid)!r} is defined twice (first on line {first})"
-                )
             self.lines[key] = self.offset + 1
             if len(self.messages) > 1:
                 self.forms_written[key] = len(self.translations)
@@ -180,6 +199,14 @@ class _Parser(PoFileParser):
                 self._check_newlines()
         super()._add_message()
         self.keyword_lines = {}
+
+    def _check_unique(self, key: Key) -> None:
+        """One entry per msgid and msgctxt, obsolete (#~) ones included, as msgfmt wants."""
+        first = self.lines.get(key) or self.obsolete_lines.get(key)
+        if first is not None:
+            raise self.fail(self.offset, f"msgid {short(key[0])!r} is defined twice (first on line {first})")
+        if self.obsolete:
+            self.obsolete_lines[key] = self.offset + 1
 
     def _check_newlines(self) -> None:
         """What ``msgfmt -c`` checks: msgid_plural and every translated msgstr begin and end with

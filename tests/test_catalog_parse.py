@@ -95,6 +95,13 @@ def test_msgfmt_and_check_agree(case: Path) -> None:
             "reject-duplicate-header",
             ':14: invalid catalog: a second header entry (msgid ""); the header is on line 2',
         ),
+        ("reject-forms-out-of-order", ":15: invalid catalog: msgstr[1] where msgstr[0] comes next"),
+        ("reject-index-without-plural", ":14: invalid catalog: msgstr[0] without a msgid_plural before it"),
+        ("reject-obsolete-duplicate", ":16: invalid catalog: msgid 'a' is defined twice (first on line 13)"),
+        (
+            "reject-empty-msgid-plural",
+            ':13: invalid catalog: an empty msgid with a msgid_plural; msgid "" is',
+        ),
         (
             "stricter-raw-escape-character",
             ":15: invalid catalog: control character U+001B; a catalog string may",
