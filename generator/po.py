@@ -10,8 +10,16 @@ entry silently) and on which line each header field sits.
 A catalog is untrusted input: its size is bounded, it must be UTF-8, and its
 Plural-Forms header is parsed by :mod:`generator.plurals` *before* Babel sizes any
 entry by it (``nplurals=1000000000`` would otherwise allocate a billion strings per
-plural entry). A header that cannot be used, or an entry whose forms disagree with
-it, is kept as a fact for the linter: never an abort.
+plural entry). Babel takes *any* entry with an empty msgid as the header (``msgid  ""``,
+a continued ``msgid ""``, one with a msgctxt, one at the end): the parser sees each as it
+ends, so a second one is refused and the first one's Plural-Forms replaced for Babel by a
+harmless value. A header that cannot be used, or an entry whose forms disagree with it, is
+kept as a fact for the linter: never an abort.
+
+What GNU ``msgfmt -c`` refuses is refused here too, with the line (tests/msgfmt_parity/):
+unknown escapes, newline mismatches between msgid and msgstr, misnumbered plural forms,
+entries defined twice (obsolete ones included). Stricter than msgfmt: control characters
+other than tab and newline, raw or escaped, and numeric escapes (Babel shows them as typed).
 """
 
 from __future__ import annotations

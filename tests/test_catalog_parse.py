@@ -3,7 +3,7 @@
 tests/msgfmt_parity/ holds small catalogs named for the verdict both tools must reach:
 ``accept-*`` (both accept), ``reject-*`` (both refuse), ``stricter-*`` (msgfmt accepts, we refuse
 on purpose: a control character, a numeric escape Babel would show as typed, a second header
-Babel would read). "Ours" is what ``check`` asks of a catalog on its own: the loader, every
+Babel would read, no Plural-Forms header). "Ours" is what ``check`` asks of a catalog on its own: the loader, every
 entry's verdict and a usable Plural-Forms header (stale and completeness depend on the project).
 
 Plural-Forms bombs run in a subprocess whose address space is bounded (RLIMIT_AS 1.5 GB): before
