@@ -17,6 +17,7 @@ a warning and the English text behind ⚠.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,7 +48,7 @@ def read_policy(locales: Path, published: Collection[str] = (), root: Path | Non
 
 
 def _thresholds(path: Path, root: Path | None) -> dict[str, Fraction]:
-    if not path.is_file():
+    if not os.path.lexists(path):  # a dangling or looping symlink is an error, not "no configuration"
         return {}
     where = Location(display_path(path))
     # The bounded loader: a syntax error is one line naming its line; deep nesting is refused.

@@ -3,6 +3,7 @@ a fresh extraction, the glossaries and the policy. No check reads a file itself.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 
 from generator import catalogs, files, yamlload
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, short
 from generator.i18n import SOURCE, CatalogStats, Language
 from generator.lint.model import Finding, Severity
 from generator.locales import SOURCE_LANGUAGE
@@ -188,7 +189,7 @@ def _texts(workspace: Workspace) -> dict[str, dict[Key, tuple[str, ...]]]:
 
 def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, tuple[str, ...]] | None:
     """``concept: [form, ...]``; None when the file does not exist."""
-    if not path.is_file():
+    if not os.path.lexists(path):  # a dangling or looping symlink is an error, not "no glossary"
         return None
     where = Location(display_path(path))
     # The bounded loader: a syntax error is one line naming its line; deep nesting is refused.
@@ -202,6 +203,6 @@ def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, 
         if isinstance(found, str):
             found = [found]
         if not isinstance(found, list) or not all(isinstance(f, str) and f.strip() for f in found):
-            raise RulesdocError(f"glossary concept {concept!r}: expected a list of {what}", where)
+            raise RulesdocError(f"glossary concept {short(concept)!r}: expected a list of {what}", where)
         glossary[str(concept)] = tuple(f.strip() for f in found)
     return glossary
