@@ -78,8 +78,11 @@ class ExampleView:
     dearest: tuple[str, ...]  # card kinds ("JK", "A", "10"...) worth more than a face card, dearest
     # first, left in the hands that pay their value; said instead of the plain hand-value sentence
     blocked_tie: bool  # a blocked round won by several players tied for the lowest hand
-    share_capped: tuple[SeatView, ...]  # the seats that pay the target share, named by the sentence
     share_rounded: bool  # the engine rounded this round's target share down to whole points
+
+    def seats_with(self, reason: Reason) -> tuple[SeatView, ...]:
+        """The seats a rule decided, in page order: the never-opened sentences name them."""
+        return tuple(seat for seat in self.seats if seat.reason is reason)
 
 
 @dataclass(frozen=True)
@@ -264,7 +267,6 @@ def example_view(rules: Rules, example: Example, translate: Translator, fmt: For
         hand_payers=sum(p.reason is Reason.HAND_VALUE for p in result.players),
         dearest=dearest,
         blocked_tie=blocked and len(result.winners) > 1,
-        share_capped=tuple(seat for seat in seats if seat.reason is Reason.CAPPED_TARGET_SHARE),
         share_rounded=engine.target_share_rounded(rules, situation.players),
     )
 
