@@ -162,7 +162,7 @@ SHARE_PAID = {
     (False, False, True): "%(seats)s pays %(share)s of the target, rounded down",
 }
 MORE = ": their hand value plus the surcharge is more than that."
-NEVER_OPENED = "%(seats)s pays their hand value plus the surcharge of %(surcharge)s."
+NEVER_OPENED = "%(seats)s pays their hand value plus the surcharge."
 FIXED_CAP = "%(seats)s pays the fixed cap: their hand value plus the surcharge is more than that."
 CAPPED_AT = {  # the arithmetic under a seat that pays the share, by (whole, half, rounded down)
     (True, False, False): "%(sum)s, capped at %(cap)s (the target)",
@@ -450,19 +450,11 @@ def assert_share_payers_named(
         over = [seat for seat in never_opened if values[seat] + rules.never_opened_surcharge > cap]
         payers = over if target_share < rules.never_opened_cap else []
         fixed = [] if payers else over
-        surcharge = translate.ngettext("%(points)s point", "%(points)s points", rules.never_opened_surcharge)
-        for seats, msgid, values_ in (
-            (
-                [s for s in never_opened if s not in over],
-                NEVER_OPENED,
-                {"surcharge": surcharge % {"points": fmt.number(rules.never_opened_surcharge)}},
-            ),
-            (fixed, FIXED_CAP, {}),
-        ):
+        for seats, msgid in (([s for s in never_opened if s not in over], NEVER_OPENED), (fixed, FIXED_CAP)):
             plural = msgid.replace("%(seats)s pays", "%(seats)s each pay")
             if seats:
                 names = fmt.list(seat_names(situation, seats, translate))
-                sentence = translate.ngettext(msgid, plural, len(seats)) % {"seats": names, **values_}
+                sentence = translate.ngettext(msgid, plural, len(seats)) % {"seats": names}
                 assert sentence in said[translate.gettext(example.title)], f"{where}: {example.id}: {msgid!r}"
             else:
                 assert not says(said[translate.gettext(example.title)], translate, msgid, plural), (
