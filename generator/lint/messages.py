@@ -15,7 +15,7 @@ from babel.messages.catalog import Message
 
 from generator import placeholders as printf
 from generator.lint.inputs import Subject
-from generator.lint.model import Finding, check
+from generator.lint.model import FIX, Finding, check
 from generator.messages import Rule
 from generator.po import forms, ids, key_of
 
@@ -25,7 +25,7 @@ def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:
         verdict = subject.verdicts.get(key_of(entry))
         for problem in verdict.problems if verdict else ():
             if problem.rule is rule:
-                yield subject.finding(problem.text, entry)
+                yield subject.finding(f"{problem.text}; {FIX}", entry)
 
 
 @check(Rule.PLACEHOLDERS.value)
