@@ -14,7 +14,6 @@ recorded once, with the template line that asked for it.
 
 from __future__ import annotations
 
-import html
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -261,12 +260,6 @@ class Translator:
     def plain(self, message: str, context: str | None = None) -> str:
         """A translation as plain, unescaped text, for callers that escape for their own context."""
         return " ".join(self._lookup(context, message, None, 1)[0].split())
-
-    def html(self, message: str, context: str | None = None) -> str:
-        """A translation escaped for HTML text (no Markdown: raw HTML blocks), marked if English."""
-        text, fallback = self._lookup(context, message, None, 1)
-        escaped = html.escape(" ".join(text.split()), quote=False)
-        return FALLBACK_OPEN + escaped + FALLBACK_CLOSE if fallback and self.mark_fallbacks else escaped
 
 
 def unmarked(text: str) -> str:

@@ -38,6 +38,7 @@ from generator.errors import Location, RulesdocError, display_path
 CONFIG_NAME = "check.yaml"
 DEFAULT_MIN_TRANSLATED = Fraction(80, 100)  # without check.yaml, or a language it does not name
 _KEYS = ("min_translated", "translate_url")
+_NOT_IN_URL = frozenset("<>\\\"'`()[]")  # it lands in a Markdown link and an href
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,10 @@ def _translate_url(data: Mapping[object, object], where: Location) -> str | None
     if url is None:
         return None
     if not isinstance(url, str) or not url.startswith(("https://", "http://")) or any(
-        c.isspace() or c in "<>\"'`" for c in url
+        c.isspace() or c in _NOT_IN_URL for c in url
     ):
         raise RulesdocError(
-            "translate_url: expected an http(s) address without spaces or quotes, "
+            "translate_url: expected an http(s) address without spaces, quotes or brackets, "
             "e.g. https://example.org/translate/{lang}/",
             where,
         )

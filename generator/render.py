@@ -45,6 +45,7 @@ from generator.rules import load_rules
 from generator.view import page_context
 
 PAGE_SUFFIX = ".md.j2"
+STATUS_PAGE = "translation-status"  # the notice links here when check.yaml names no translate_url
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,13 @@ class Workspace:
         """Every language's count, for the translation-status page."""
         return tuple(self.stats(language) for language in self.languages)
 
+    def help_url(self, language: Language) -> str | None:
+        """Where the notice of a partly English page sends readers who can help translate."""
+        url = self.policy.help_url(language.code)
+        if url is None and STATUS_PAGE + PAGE_SUFFIX in self.names:
+            return STATUS_PAGE + ".md"  # MkDocs resolves it per page
+        return url
+
     def render(self, languages: Iterable[Language]) -> dict[str, LanguageResult]:
         """Each language's pages, or its error: one language that fails hides no other."""
         status = self.status
@@ -252,7 +260,7 @@ class Workspace:
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
                     raise template_error(error, self.project.templates, name) from None
                 if translate.fallbacks > before:
-                    text = add_notice(text, translate, self.policy.help_url(language.code))
+                    text = add_notice(text, translate, self.help_url(language))
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
@@ -267,19 +275,18 @@ _FIRST_HEADING = re.compile(r"^# .*\n", re.M)
 def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
     """The page with one notice under its first heading: part of it shows in English.
 
-    Raw HTML in Material's admonition classes (a note, for screen readers), so it needs no
-    Markdown extension of the project's; its texts are theme messages, themselves marked as
-    English where the catalog lacks them.
+    A paragraph in Material's admonition classes and the ``note`` role (attr_list), linking
+    to where translators help: ``translate_url`` of check.yaml, else the translation status
+    page when the project has one. Its texts are theme messages, themselves marked as English
+    where the catalog lacks them.
     """
-    from generator.markup import attribute
     from generator.theme import EXTRA
 
-    said = translate.html(EXTRA[NOTICE][0], THEME_CONTEXT)
+    said = translate.pgettext(THEME_CONTEXT, EXTRA[NOTICE][0])
     link = ""
     if help_url is not None:
-        words = translate.html(EXTRA[HELP_TRANSLATE][0], THEME_CONTEXT)
-        link = f' <a href="{attribute(help_url)}">{words}</a>'
-    notice = f'<div class="admonition info rd-untranslated-notice" role="note">\n<p>{said}{link}</p>\n</div>\n\n'
+        link = f" [{translate.pgettext(THEME_CONTEXT, EXTRA[HELP_TRANSLATE][0])}]({help_url})"
+    notice = f'{said}{link}\n{{: .admonition .info .rd-untranslated-notice role="note" }}\n\n'
     heading = _FIRST_HEADING.search(text)
     at = heading.end() if heading is not None else 0
     return text[:at] + ("\n" if heading is not None else "") + notice + text[at:].lstrip("\n")
