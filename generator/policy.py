@@ -84,7 +84,9 @@ def _load(path: Path, root: Path | None) -> dict[object, object]:
     except yaml.YAMLError as error:
         raise yaml_error(error, text, Source(shown)) from None
     if not isinstance(data, dict):
-        raise RulesdocError("the check configuration must be a mapping (min_translated, translate_url)", Location(shown))
+        raise RulesdocError(
+            "the check configuration must be a mapping (min_translated, translate_url)", Location(shown)
+        )
     unknown = [str(key) for key in data if key not in _KEYS]
     if unknown:
         raise RulesdocError(
@@ -113,8 +115,10 @@ def _translate_url(data: Mapping[object, object], where: Location) -> str | None
     url = data.get("translate_url")
     if url is None:
         return None
-    if not isinstance(url, str) or not url.startswith(("https://", "http://")) or any(
-        c.isspace() or c in _NOT_IN_URL for c in url
+    if (
+        not isinstance(url, str)
+        or not url.startswith(("https://", "http://"))
+        or any(c.isspace() or c in _NOT_IN_URL for c in url)
     ):
         raise RulesdocError(
             "translate_url: expected an http(s) address without spaces, quotes or brackets, "

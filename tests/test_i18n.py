@@ -169,7 +169,10 @@ def test_the_notice_links_to_check_yaml_translate_url(project_copy: Path) -> Non
         ('translate_url: "https://x.org/a b"\n', r"translate_url: expected an http\(s\) address"),
         ("min_translated: {default: 120}\n", "min_translated.default: expected a percentage"),
         ("min_translate: 80\n", r"unknown key\(s\) in the check configuration: min_translate "),
-        ("min_translated: !!python/object:os.system x\n", r"check.yaml:1: YAML syntax error: could not determine"),
+        (
+            "min_translated: !!python/object:os.system x\n",
+            r"check.yaml:1: YAML syntax error: could not determine",
+        ),
     ],
 )
 def test_a_bad_check_yaml_is_one_line(project_copy: Path, text: str, error: str) -> None:

@@ -294,7 +294,10 @@ def test_a_language_below_its_threshold_warns_and_says_how_far(project: Path) ->
     found = of(run(project), "threshold")
     assert [(f.locale, f.severity, f.line) for f in found] == [("da", Severity.WARNING, None)]
     assert found[0].message.startswith(f"{total - 2} of {total} messages translated (98%), below the 100%")
-    assert "left out of the language switcher and hreflang links; translate 2 more message(s)" in found[0].message
+    assert (
+        "left out of the language switcher and hreflang links; translate 2 more message(s)"
+        in found[0].message
+    )
     assert cli_check(project).returncode == 0
 
 
@@ -374,7 +377,11 @@ def test_a_singular_form_used_for_one_number_may_spell_the_count(project: Path) 
     )
     found = of(run(project), "placeholders")
     assert [(f.locale, f.msgid[:20], f.message) for f in found] == [
-        ("nl", "An ace that was wort", f"plural form 0: lacks %(ace)s: the page would leave that value out; {FIX}")
+        (
+            "nl",
+            "An ace that was wort",
+            f"plural form 0: lacks %(ace)s: the page would leave that value out; {FIX}",
+        )
     ]
 
 

@@ -55,7 +55,10 @@ def _threshold(percent: int, code: str = "da") -> Callable[[Path], None]:
 
 def _init(root: Path, code: str) -> None:
     subprocess.run(
-        [sys.executable, "-m", "generator", "catalog", "init", code], cwd=root, check=True, capture_output=True
+        [sys.executable, "-m", "generator", "catalog", "init", code],
+        cwd=root,
+        check=True,
+        capture_output=True,
     )
 
 

@@ -279,7 +279,9 @@ def test_broken_placeholder_shows_english_and_warns_until_fixed(
         message = check_error(preview.root, monkeypatch)
         assert re.match(rf"{re.escape(str(DANISH_PO))}:\d+: error: \[placeholders\]", message), message
         preview.wait_for(f"the warning {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
-        preview.wait_for("the English sentence", lambda: f"{ENGLISH}The winner of the round" in preview.get("da")[1])
+        preview.wait_for(
+            "the English sentence", lambda: f"{ENGLISH}The winner of the round" in preview.get("da")[1]
+        )
         assert shows_joker(preview.get("da")[1], 27)
         # An edit elsewhere while the catalog is still broken shows at once ...
         set_joker(preview.root, 28)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import difflib
 import math
-from fractions import Fraction
 from collections.abc import Iterator
+from fractions import Fraction
 
 from generator import catalogs, plurals, po
 from generator.errors import display_path

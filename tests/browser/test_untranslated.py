@@ -10,7 +10,6 @@ the top, and no marker glyph in the tab title, the heading or the navigation.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
