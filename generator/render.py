@@ -308,6 +308,9 @@ def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True)
     workspace = Workspace.load(project)
     chosen = select_languages(workspace.languages, codes)
     results = workspace.render(chosen)
+    for result in results.values():
+        if result.error is not None:  # a page that cannot render: its own one line, first
+            raise result.error
     if strict:
         published = site_options(project.root / "mkdocs.yml").languages
         policy = workspace.policy.publishing(published)
@@ -319,12 +322,7 @@ def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True)
                 "writes the pages anyway):",
                 report.error_lines(),
             )
-    pages: list[RenderedPage] = []
-    for result in results.values():
-        if result.error is not None:
-            raise result.error
-        pages.extend(result.pages)
-    return pages
+    return [page for result in results.values() for page in result.pages]
 
 
 # ---------------------------------------------------------------- template errors, as one line
