@@ -26,7 +26,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 CASES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "cases.yaml").read_text("utf-8"))["cases"]
-PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg", "mkdocs.yml")  # mkdocs.yml: the theme messages
+# mkdocs.yml: it names the theme, whose messages are in messages.pot
+PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg", "mkdocs.yml")
 ERROR_PREFIX = "rulesdoc: error: "
 
 
