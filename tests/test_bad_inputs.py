@@ -242,7 +242,7 @@ def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
         assert process.stderr == "", process.stderr
         return
 
-    if expected_exit == 1:  # check findings: a report, not one error line; the finding is on one
+    if expected_exit == 1 or case.get("warning"):  # check findings: a report; the finding is on one line
         pattern = location_pattern(case)
         findings = [
             line for line in output.splitlines() if re.search(pattern, line) and case["error"] in line
