@@ -218,7 +218,6 @@ class Translator:
                 if usable.get(key, Verdict(Status.UNTRANSLATED)).usable:
                     self.table[key] = forms(message.string)
         self.missed: dict[Key, Miss] = {}
-        self.fallbacks = 0  # English texts handed out so far (a page that adds some gets the notice)
 
     @classmethod
     def load(cls, language: Language, mark_fallbacks: bool = True) -> Translator:
@@ -237,7 +236,6 @@ class Translator:
             return english, False
         if key not in self.missed:
             self.missed[key] = Miss(key, _asking_template())
-        self.fallbacks += 1
         return english, True
 
     def _marked(self, found: tuple[str, bool]) -> str:

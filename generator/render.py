@@ -25,6 +25,7 @@ from jinja2 import nodes
 from generator import files, po
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import (
+    FALLBACK_OPEN,
     THEME_CONTEXT,
     CatalogStats,
     Language,
@@ -250,7 +251,6 @@ class Workspace:
         try:
             context = page_context(self.rules, translate, fmt, status)
             for name in self.names:
-                before = translate.fallbacks
                 try:
                     text = self.env.get_template(name).render(
                         page=context, f=context.facts, num=fmt.number, R=Reason
@@ -259,7 +259,9 @@ class Workspace:
                     raise
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
                     raise template_error(error, self.project.templates, name) from None
-                if translate.fallbacks > before:
+                # Any English on the page (the view model translated some texts before the page):
+                # a catalog's text is escaped, so only a fallback can carry this tag.
+                if FALLBACK_OPEN in text:
                     text = add_notice(text, translate, self.help_url(language))
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:

@@ -150,6 +150,21 @@ def test_a_fuzzy_message_is_not_a_translation(project_copy: Path) -> None:
     assert f"## {FALLBACK_OPEN}In short{FALLBACK_CLOSE}" in page
 
 
+def test_an_untranslated_example_title_gets_the_notice_too(project_copy: Path) -> None:
+    """Example titles are translated by the view model, before any page: the notice still comes."""
+
+    def blank(catalog) -> None:  # type: ignore[no-untyped-def]
+        catalog.get("An ace, a joker and a five are left").string = ""
+
+    edit_catalog(project_copy / "locales", "pt", blank)
+    pages = {p.name: p.text for p in render_all(Project.at(project_copy), ["pt"]) if p.lang == "pt"}
+    english = f"{FALLBACK_OPEN}An ace, a joker and a five are left{FALLBACK_CLOSE}"
+    assert english in pages["scoring.md"]
+    notice = "Partes desta página ainda não estão traduzidas e são apresentadas em inglês."
+    assert pages["scoring.md"].count(notice) == 1
+    assert notice not in pages["index.md"]
+
+
 def test_the_notice_links_to_check_yaml_translate_url(project_copy: Path) -> None:
     def fuzz(catalog) -> None:  # type: ignore[no-untyped-def]
         catalog.get("In short").flags.add("fuzzy")
