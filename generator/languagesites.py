@@ -127,10 +127,9 @@ def prepare(
         published.insert(0, SOURCE)
     policy = workspace.policy.publishing([language.code for language in published])
     sites = {language.code: _language_site(workspace, language) for language in published}
+    counts = {language.code: workspace.stats(language) for language in published if not language.is_source}
     hidden = frozenset(
-        language.code
-        for language in published
-        if not language.is_source and not policy.offers(language.code, workspace.stats(language).complete)
+        code for code, stats in counts.items() if not policy.offers(code, stats.translated, stats.total)
     )
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]

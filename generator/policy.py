@@ -53,9 +53,10 @@ class Policy:
     def publishes(self, code: str) -> bool:
         return not self.published or code in self.published
 
-    def offers(self, code: str, complete: float) -> bool:
-        """Whether the switcher and hreflang offer a language translated this far (0 to 1)."""
-        return complete >= self.threshold(code)
+    def offers(self, code: str, translated: int, total: int) -> bool:
+        """Whether the switcher and hreflang offer a language with this many messages translated
+        (exact: 7 of 10 meets a 70 % threshold, which 0.7 as a float would miss)."""
+        return total == 0 or Fraction(translated, total) >= self.threshold(code)
 
     def help_url(self, code: str) -> str | None:
         return self.translate_url.replace("{lang}", code) if self.translate_url else None

@@ -901,3 +901,15 @@ def test_repository_passes() -> None:
         [sys.executable, "-m", "generator", "check"], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_threshold_is_met_exactly() -> None:
+    """7 of 10 meets 70 %: as floats, 7 / 10 is a hair under Fraction(7, 10) and would miss it."""
+    from fractions import Fraction
+
+    from generator.policy import DEFAULT_MIN_TRANSLATED, Policy
+
+    seventy = Policy({"default": Fraction(70, 100)})
+    assert seventy.offers("da", 7, 10) and not seventy.offers("da", 6, 10)
+    assert Policy().threshold("sw") == DEFAULT_MIN_TRANSLATED == Fraction(4, 5)
+    assert Policy().offers("sw", 0, 0)  # nothing to translate: nothing missing

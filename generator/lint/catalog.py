@@ -139,7 +139,7 @@ def threshold(subject: Subject) -> Iterator[Finding]:
         return
     counts = subject.stats
     minimum = subject.shared.policy.threshold(subject.code)
-    if not subject.shared.policy.offers(subject.code, counts.complete):
+    if not subject.shared.policy.offers(subject.code, counts.translated, counts.total):
         yield subject.finding(
             f"{counts.translated} of {counts.total} messages translated ({_percent(counts.complete)}), "
             f"below the {_percent(float(minimum))} locales/{CONFIG_NAME} asks (min_translated): the "
