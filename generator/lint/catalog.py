@@ -43,7 +43,8 @@ def stale(subject: Subject) -> Iterator[Finding]:
     if subject.language.catalog is not None:
         for entry in subject.language.catalog.catalog.obsolete.values():
             yield subject.finding(
-                "obsolete entry (#~), kept in case the source brings it back",
+                "obsolete entry (#~), kept in case the source brings it back: nothing to do (delete it "
+                "to drop the old translation)",
                 entry,
                 severity=Severity.WARNING,
                 line=entry.lineno,
@@ -197,13 +198,18 @@ def glossary_coverage(subject: Subject) -> Iterator[Finding]:
     path = subject.glossary_path
     if subject.glossary is None:
         yield subject.finding(
-            "no glossary for this language: terminology is not checked", severity=Severity.WARNING, path=path
+            "no glossary for this language: terminology is not checked; copy another language's "
+            f"{GLOSSARY_NAME} here and write this language's terms",
+            severity=Severity.WARNING,
+            path=path,
         )
         return
     for concept in subject.shared.concepts:
         if not subject.glossary.get(concept):
             yield subject.finding(
-                f"the glossary has no term for the concept {concept!r}", severity=Severity.WARNING, path=path
+                f"the glossary has no term for the concept {concept!r}: add `{concept}: [term, ...]`",
+                severity=Severity.WARNING,
+                path=path,
             )
     for concept in subject.glossary:
         if concept not in subject.shared.concepts:
