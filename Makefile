@@ -1,7 +1,8 @@
 # Quick start: `make site` builds the multilingual site into site/; `make test` runs every test.
 # Both set up what they need, and only that: `make site` a virtualenv in .venv with the tool
-# alone; `make test` adds the test tools (pip) and, for the browser tests, Debian's Chromium
-# and fonts for Devanagari, CJK and Arabic script (apt-get).
+# alone; `make test` adds the test tools (pip) and, for the browser tests, a Chromium (Debian's,
+# or Playwright's own where apt has none: scripts/browser-deps.sh) and fonts for Devanagari, CJK,
+# Japanese and Arabic script, and GNU gettext (apt-get).
 
 PYTHON ?= python3
 VENV := .venv
@@ -9,7 +10,7 @@ PY := $(VENV)/bin/python
 MKDOCS := $(VENV)/bin/mkdocs
 STAMP := $(VENV)/.installed-tool
 TEST_STAMP := $(VENV)/.installed-test
-APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri
+APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri gettext fonts-ipaexfont-gothic
 # Pages and sitemaps carry the date of the last commit, so two builds of one commit are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export NO_MKDOCS_2_WARNING := 1
@@ -34,11 +35,10 @@ $(TEST_STAMP): $(STAMP)
 
 setup: $(TEST_STAMP)
 
-browser-deps:
-	@if [ -x /usr/bin/chromium ] && dpkg -s $(filter fonts-%,$(APT_PACKAGES)) >/dev/null 2>&1; then :; else \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
-	fi
+# Which Chromium (Debian's deb, or Playwright's build where apt has none) is decided in the
+# script, the one place the workflow shares; Playwright's route needs the test tools.
+browser-deps: $(TEST_STAMP)
+	@APT_PACKAGES="$(APT_PACKAGES)" scripts/browser-deps.sh $(PY)
 
 site: $(STAMP)
 	$(MKDOCS) build --strict

@@ -16,16 +16,16 @@ it, is kept as a fact for the linter: never an abort.
 
 from __future__ import annotations
 
-import io
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import PoFileParser, unescape, write_po
+from babel.messages.pofile import PoFileParser, unescape
 
-from generator import files, plurals
+from generator import files, gettext_po, plurals
 from generator.errors import Location, RulesdocError, display_path
 
 Key = tuple[str, str | None]  # (singular msgid, msgctxt): how Babel keys a catalog
@@ -47,6 +47,9 @@ class LoadedCatalog:
     plural_forms: plurals.PluralForms | None  # None: the header cannot be used (plural_error says why)
     plural_error: str | None = None
     lines: Mapping[Key, int] = field(default_factory=dict)  # where each entry's msgid is
+    headers: tuple[
+        tuple[str, str], ...
+    ] = ()  # the header's fields as written, in order (Babel drops unknown ones)
 
     def messages(self) -> Iterator[Message]:
         """The entries, header and obsolete ones left out."""
@@ -86,6 +89,7 @@ class _Parser(PoFileParser):
         self.path = path
         self.forms_written: dict[Key, int] = {}
         self.lines: dict[Key, int] = {}
+        self.header_text: str | None = None
 
     def fail(self, lineno: int, message: str) -> RulesdocError:
         return RulesdocError(f"invalid catalog: {message}", Location(self.path, lineno + 1))
@@ -122,6 +126,8 @@ class _Parser(PoFileParser):
         indexes = [index for index, _ in self.translations]
         if len(set(indexes)) != len(indexes):
             raise self.fail(self.offset, f"a msgstr[N] is written twice for msgid {msgid!r}")
+        if msgid == "" and context is None and not self.obsolete and self.header_text is None:
+            self.header_text = self.translations[0][1].denormalize() if self.translations else ""
         if not self.obsolete:
             if key in self.lines:
                 raise RulesdocError(
@@ -231,7 +237,7 @@ def parse(data: bytes, path: Path, shown: str | None = None) -> LoadedCatalog:
             Location(shown, header.lines.get("Content-Type")),
         )
     facts = (parser.forms_written, header.lines, header.plural_forms, header.plural_error, parser.lines)
-    return LoadedCatalog(path, shown, catalog, *facts)
+    return LoadedCatalog(path, shown, catalog, *facts, header_fields(parser.header_text or ""))
 
 
 # How many times a run parsed a catalog: the tests hold `check` to one parse per file.
@@ -246,8 +252,123 @@ def load(path: Path, root: Path | None = None) -> LoadedCatalog:
     return parse(data, path)
 
 
-def to_bytes(catalog: Catalog) -> bytes:
-    """A catalog as the ``.po`` text we commit: no line wrapping, previous msgids kept on fuzzy entries."""
-    buffer = io.BytesIO()
-    write_po(buffer, catalog, width=0, omit_header=False, include_previous=True)
-    return buffer.getvalue()
+def header_fields(text: str) -> tuple[tuple[str, str], ...]:
+    """A header msgstr as its ``Name: value`` fields, in the order written."""
+    found = []
+    for line in text.split("\n"):
+        name, colon, value = line.partition(":")
+        if colon and name.strip():
+            found.append((name.strip(), value.strip()))
+    return tuple(found)
+
+
+def to_bytes(
+    catalog: Catalog, headers: Sequence[tuple[str, str]] = (), width: int = gettext_po.PAGE_WIDTH
+) -> bytes:
+    """A catalog as the ``.po`` text we commit: laid out as GNU gettext writes it
+    (:mod:`generator.gettext_po`), the header as :func:`header_of` decides it, with the
+    fields other tools added (``headers``: the file's own, e.g. Poedit's ``X-Generator``) kept."""
+    return gettext_po.dumps(entries(catalog, headers), width)
+
+
+# Header fields the writer decides; any other field a file has is kept as written.
+# Generated-By is Babel's stamp: it changes with each Babel release and says nothing.
+_MANAGED = {
+    "project-id-version", "report-msgid-bugs-to", "pot-creation-date", "po-revision-date",
+    "last-translator", "language", "language-team", "plural-forms", "mime-version",
+    "content-type", "content-transfer-encoding", "generated-by",
+}  # fmt: skip
+# Text of gettext's and Babel's templates: a header holding it says nothing true.
+_PLACEHOLDERS = ("EMAIL@ADDRESS", "FULL NAME", "FIRST AUTHOR", "ORGANIZATION", "LL@li.org", "YEAR")
+
+
+def _placeholder(text: str) -> bool:
+    return any(mark in text for mark in _PLACEHOLDERS) or "LANGUAGE" in text.split()
+
+
+def _date(value: object) -> str | None:
+    if not isinstance(value, datetime) or value.year <= 1970:
+        return None  # unset, a template's "YEAR-MO-DA", or the epoch of an unset SOURCE_DATE_EPOCH
+    return value.strftime("%Y-%m-%d %H:%M%z") if value.tzinfo else value.strftime("%Y-%m-%d %H:%M+0000")
+
+
+def header_of(catalog: Catalog, kept: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The header fields written: real values only, never a template's placeholder.
+
+    A template (no locale) has no translator, team, language or revision date. A
+    catalog's revision date is the translator's (their tool sets it when they save); a
+    catalog that never had one takes the template's creation date, never today's.
+    """
+    created = _date(catalog.creation_date)
+    fields: list[tuple[str, str]] = [("Project-Id-Version", f"{catalog.project} {catalog.version}".strip())]
+    bugs = catalog.msgid_bugs_address or ""
+    fields.append(("Report-Msgid-Bugs-To", "" if _placeholder(bugs) else bugs))
+    fields.append(("POT-Creation-Date", created or ""))
+    if not catalog.locale_identifier:  # a template: no translation yet; the fields gettext expects, empty
+        fields += [
+            (name, "") for name in ("PO-Revision-Date", "Last-Translator", "Language-Team", "Language")
+        ]
+    else:
+        revised = _date(catalog.revision_date) or created or ""
+        fields.append(("PO-Revision-Date", revised))
+        translator = catalog.last_translator or ""
+        fields.append(("Last-Translator", "" if _placeholder(translator) else translator))
+        team = catalog.language_team or ""
+        if not team or _placeholder(team):
+            name = catalog.locale.english_name if catalog.locale else str(catalog.locale_identifier)
+            team = f"{name} <{bugs}>" if bugs and not _placeholder(bugs) else str(name)
+        fields.append(("Language-Team", team))
+        fields.append(("Language", str(catalog.locale_identifier)))
+        fields.append(("Plural-Forms", catalog.plural_forms))
+    fields += [
+        ("MIME-Version", "1.0"),
+        ("Content-Type", "text/plain; charset=UTF-8"),
+        ("Content-Transfer-Encoding", "8bit"),
+    ]
+    fields += [(name, value) for name, value in kept if name.lower() not in _MANAGED]
+    return fields
+
+
+def header_comment(catalog: Catalog) -> list[str]:
+    """The header's comment lines (without ``#``), the template's placeholder lines left out."""
+    lines = [line[1:] for line in catalog.header_comment.splitlines() if line.startswith("#")]
+    texts = [line[1:] if line.startswith(" ") else line for line in lines]
+    texts = [text for text in texts if not _placeholder(text) and "(C) 1970" not in text]
+    while texts and not texts[-1].strip():
+        texts.pop()
+    return texts
+
+
+def entries(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> Iterator[gettext_po.Entry]:
+    """The catalog as gettext entries: the header, the messages, the obsolete ones."""
+    fields = header_of(catalog, headers)
+    yield gettext_po.Entry(
+        "",
+        ("".join(f"{name}: {value}\n" for name, value in fields),),
+        translator_comments=header_comment(catalog),
+        flags=("fuzzy",) if catalog.fuzzy else (),
+    )
+    for message in catalog:
+        if message.id:
+            yield _entry(message, obsolete=False)
+    for message in catalog.obsolete.values():
+        yield _entry(message, obsolete=True)
+
+
+def _entry(message: Message, obsolete: bool) -> gettext_po.Entry:
+    texts = ids(message)
+    strings = forms(message.string)
+    if len(texts) > 1 and not strings:
+        strings = ("", "")
+    return gettext_po.Entry(
+        msgid=texts[0],
+        msgstr=strings or ("",),
+        msgid_plural=texts[1] if len(texts) > 1 else None,
+        msgctxt=message.context,
+        translator_comments=message.user_comments,
+        extracted_comments=message.auto_comments,
+        references=[(name, line) for name, line in message.locations],
+        flags=sorted(message.flags),
+        previous=tuple(message.previous_id) if message.fuzzy else (),
+        obsolete=obsolete,
+    )

@@ -35,7 +35,7 @@ from generator.i18n import (
     discover_languages,
     judge_catalog,
 )
-from generator.locales import Formatter
+from generator.locales import Formatter, close_sentence_gaps
 from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
@@ -259,6 +259,8 @@ class Workspace:
                     raise
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
                     raise template_error(error, self.project.templates, name) from None
+                # One line per sentence in the template; no space between them in Japanese.
+                text = close_sentence_gaps(text, language.locale)
                 # Any English on the page (the view model translated some texts before the page):
                 # a catalog's text is escaped, so only a fallback can carry this tag.
                 if FALLBACK_OPEN in text:

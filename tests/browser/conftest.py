@@ -1,9 +1,10 @@
 """Fixtures for the browser tests: the built site, a local HTTP server and headless Chromium.
 
 The site is built once per session with ``mkdocs build --strict`` into a temporary folder
-(never the possibly stale ``site/``) and served from 127.0.0.1. One Chromium (Debian's, driven
-by Playwright's Python package: Playwright cannot download browsers here) runs for the session,
-one page per test. Without Chromium the tests skip, except in CI (``CI=true``), where they fail:
+(never the possibly stale ``site/``) and served from 127.0.0.1. One Chromium runs for the session,
+one page per test, driven by Playwright's Python package: ``RULESDOC_CHROMIUM`` if set, else
+Debian's /usr/bin/chromium, else Playwright's own build (what scripts/browser-deps.sh installs where
+apt has no real chromium deb, as on GitHub's Ubuntu runners; Playwright cannot download it here). Without Chromium the tests skip, except in CI (``CI=true``), where they fail:
 the suite must not pass there by skipping.
 
 Every page is watched: console errors, uncaught exceptions, failed requests, responses with a
@@ -33,7 +34,7 @@ from conftest import ROOT
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response, Route
 
-CHROMIUM = Path(os.environ.get("RULESDOC_CHROMIUM", "/usr/bin/chromium"))
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",  # Chromium refuses to run as root (containers, CI) with its sandbox; our own pages only
     # Without these Chromium calls Google hosts on its own (updates, sync, field trials).
@@ -54,16 +55,34 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+def executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def chromium_path(playwright_default: str) -> Path:
+    """The Chromium to drive, in the order scripts/browser-deps.sh provides them."""
+    if named := os.environ.get("RULESDOC_CHROMIUM"):
+        if not executable(Path(named)):
+            unavailable(f"RULESDOC_CHROMIUM={named} is no executable file")
+        return Path(named)
+    for candidate in (DEBIAN_CHROMIUM, Path(playwright_default)):
+        if executable(candidate):
+            return candidate
+    unavailable(
+        f"no Chromium: neither {DEBIAN_CHROMIUM} nor Playwright's {playwright_default} "
+        "(make browser-deps installs one, or set RULESDOC_CHROMIUM)"
+    )
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set RULESDOC_CHROMIUM)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         unavailable("the playwright package is not installed (pip install -e '.[test]')")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        path = chromium_path(playwright.chromium.executable_path)
+        chromium = playwright.chromium.launch(executable_path=str(path), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 
@@ -205,7 +224,11 @@ def site_languages(site: Path) -> list[SiteLanguage]:
     catalogs (right-to-left, CJK...) is covered by every test that iterates over these.
     """
     home = (site / "index.html").read_text("utf-8")
-    found = [SiteLanguage(tag, href.rpartition("index.html")[0]) for href, tag in _ALTERNATE.findall(home)]
+    found = [
+        SiteLanguage(tag, href.rpartition("index.html")[0])
+        for href, tag in _ALTERNATE.findall(home)
+        if tag != "x-default"  # the source language's page once more, for search engines
+    ]
     assert found, f"no <link rel=alternate hreflang> in {site / 'index.html'}: no languages found"
     return found
 

@@ -1,0 +1,158 @@
+"""Every install works (issue 19, goal 1): the package as users get it, never the checkout.
+
+A wheel is built from a copy of the package's sources and installed, with its declared dependencies
+only, into a fresh virtualenv; a copy of the project (rules, templates, catalogs, site config) then
+runs `rulesdoc check`, `render`, `export` and a strict `mkdocs build` with that virtualenv's commands
+in a folder without `generator/`. The offered pre-commit hook runs from a consumer repository with
+`pre-commit try-repo`, which installs this repository its own way (`pip install .`). Both installs
+fetch packages through pip (its cache and the configured indexes): minutes, so marked slow.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, copy_project
+
+pytestmark = pytest.mark.slow
+
+# What a wheel is built from: the package and the files pyproject.toml names.
+PACKAGE_SOURCES = ("pyproject.toml", "README.md", "LICENSE")
+TIMEOUT = 900
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This process's environment without anything that would let the checkout's package leak in."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env.pop("RULESDOC_STRICT", None)  # the strict build is what is tested
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return {**env, **extra}
+
+
+def run(
+    args: list[str | Path], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [str(a) for a in args],
+        cwd=cwd,
+        env=env or clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    return result
+
+
+def ok(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 0, (
+        f"{result.args} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    )
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh virtualenv (with its own pip) holding only the wheel and what it declares."""
+    tmp = tmp_path_factory.mktemp("install")
+    source = tmp / "source"  # a copy: building in the checkout would write build/ and *.egg-info there
+    source.mkdir()
+    for name in PACKAGE_SOURCES:
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "generator", source / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    env_dir = tmp / "venv"
+    ok(run([sys.executable, "-m", "venv", env_dir], cwd=tmp))
+    python = env_dir / "bin" / "python"
+    ok(run([python, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp / "dist", source], cwd=tmp))
+    (wheel,) = (tmp / "dist").glob("rulesdoc-*.whl")
+    ok(run([python, "-m", "pip", "install", "--quiet", "--no-compile", wheel], cwd=tmp))
+    yield env_dir / "bin"
+
+
+def test_wheel_carries_every_module_and_template(venv: Path) -> None:
+    """Every module and theme template of the checkout is in the installed package, and the package
+    imported is the installed one."""
+    site = ok(run([venv / "python", "-c", "import generator; print(generator.__file__)"], cwd=venv))
+    installed = Path(site.strip()).parent
+    assert venv.parent in installed.parents, f"imported {installed}, not the wheel's copy"
+    wanted = {
+        p.relative_to(ROOT / "generator").as_posix()
+        for p in (ROOT / "generator").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    present = {p.relative_to(installed).as_posix() for p in installed.rglob("*") if p.is_file()}
+    assert wanted - present == set()
+    assert {
+        "lint/__init__.py",
+        "theme_templates/main.html",
+        "theme_templates/partials/alternate.html",
+    } <= present
+
+
+def test_installed_commands_run_the_project(venv: Path, tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    assert not (project / "generator").exists()  # nothing to import but the installed package
+
+    ok(run([venv / "rulesdoc", "check"], cwd=project))
+
+    ok(run([venv / "rulesdoc", "render", "--out", tmp_path / "pages"], cwd=project))
+    assert (tmp_path / "pages" / "en" / "scoring.md").is_file()
+    assert (tmp_path / "pages" / "hi" / "scoring.md").is_file()
+
+    ok(run([venv / "rulesdoc", "export", "--out", tmp_path / "export"], cwd=project))
+    assert {p.name for p in (tmp_path / "export").iterdir()} >= {
+        "rules.json",
+        "rules.schema.json",
+        "conformance.json",
+    }
+
+    out = tmp_path / "site"
+    ok(run([venv / "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
+    for page in ("index.html", "scoring.html", "ms/scoring.html", "pt/index.html", "hi/index.html"):
+        assert (out / page).is_file(), page
+    # The theme override of the package (generator/theme_templates/main.html) was found and used.
+    assert 'lang="hi"' in (out / "hi" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def consumer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project that uses rulesdoc through pre-commit: its own git repository, no generator/."""
+    repo = copy_project(tmp_path_factory.mktemp("consumer") / "repo")
+    ok(run(["git", "init", "-q"], cwd=repo))
+    ok(run(["git", "add", "-A"], cwd=repo))
+    return repo
+
+
+def try_hook(consumer: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    identity = {k: "rulesdoc tests" for k in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")} | {
+        k: "tests@example.invalid" for k in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")
+    }
+    env = clean_env(PRE_COMMIT_HOME=str(home), **identity)
+    return run([pre_commit, "try-repo", ROOT, "rulesdoc-check", "--all-files"], cwd=consumer, env=env)
+
+
+def test_pre_commit_hook_from_a_consumer_repository(
+    consumer: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    result = try_hook(consumer, home)
+    ok(result)
+    assert "rulesdoc check" in result.stdout and "Passed" in result.stdout
+
+    # The hook really checks: a broken placeholder in a catalog fails it, naming the file.
+    po = consumer / "locales" / "ms" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    broken = text.replace('msgstr "%(', 'msgstr "%(nothing_like_it)s %(', 1)
+    assert broken != text, "no placeholder in the ms catalog to break"
+    po.write_text(broken, encoding="utf-8")
+    ok(run(["git", "add", "-A"], cwd=consumer))
+    result = try_hook(consumer, home)
+    assert result.returncode != 0, result.stdout
+    assert "Failed" in result.stdout and "locales/ms/LC_MESSAGES/messages.po" in result.stdout
