@@ -188,7 +188,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         here = self.site.language
         config.extra["alternate"] = [
             {"name": language.name, "lang": language.tag, "link": counterpart(here, language, "404.html")}
-            for language in rendering.languages
+            for language in rendering.offered  # as on every page: not those below their threshold
         ]
         # Relative URLs, made the site root's by its script wherever the host shows it (MkDocs
         # makes them absolute from site_url's path, or from "/": wrong under /REPO/).
@@ -265,7 +265,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             publishing.write_sitemap(
                 Path(config.site_dir),
                 config.site_url,
-                [(language.tag, language_root(language)) for language in self.rendering.languages],
+                # the languages offered: one below its check.yaml threshold is built, not advertised
+                [(language.tag, language_root(language)) for language in self.rendering.offered],
             )
         if config.strict and _warnings_counted():
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
