@@ -24,7 +24,7 @@ from babel import Locale, UnknownLocaleError, localedata
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
-from generator.errors import Location, RulesdocError
+from generator.errors import Location, RulesdocError, short
 
 SOURCE_LANGUAGE = "en"
 ListStyle = Literal["standard", "or"]  # "2, 3 and 4" / "2, 3 or 4"
@@ -41,7 +41,7 @@ def canonical(code: str, where: Location | None = None) -> str:
     """``zh-hant`` → ``zh_Hant``, ``pt-br`` → ``pt_BR``; refuse junk and what CLDR lacks."""
     match = _CODE.fullmatch(code)
     if match is None:
-        shown = code if len(code) <= 30 else code[:27] + "..."
+        shown = short(code, 30)
         raise RulesdocError(
             f"{shown!r} is not a language code: write a CLDR code such as fr, pt_BR or zh_Hant", where
         )

@@ -873,13 +873,14 @@ def test_workflow_runs_real_commands() -> None:
         for line in step["run"].splitlines()
         if line.strip() and not line.strip().startswith(("#", "export "))
     ]
-    assert "python -m generator check --format github" in commands
+    assert "rulesdoc check --format github" in commands
     assert "mkdocs build --strict" in commands
     for command in commands:
         words = command.split()
-        if words[:3] == ["python", "-m", "generator"]:
+        tool_words = words[3:] if words[:3] == ["python", "-m", "generator"] else words[1:]
+        if words[0] == "rulesdoc" or words[:3] == ["python", "-m", "generator"]:
             with pytest.raises(SystemExit) as help_exit:
-                cli._parser().parse_args([*words[3:], "--help"])
+                cli._parser().parse_args([*tool_words, "--help"])
             assert help_exit.value.code == 0, command
         elif words[0] == "mkdocs":
             mkdocs = Path(sys.executable).parent / "mkdocs"
