@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from generator import engine
 from generator.cards import Card
-from generator.i18n import CARD_CONTEXT, CatalogStats, Formatter, Translator, english_card_name
+from generator.i18n import CARD_CONTEXT, CatalogStats, Formatter, Translator, english_card_name, unmarked
 from generator.markup import attribute
 from generator.model import Example, Reason, Rules
 
@@ -32,7 +32,7 @@ class CardChip:
         return (
             # dir="auto" isolates the chip: on a right-to-left page it neither reorders nor is reordered.
             f'<span class="rd-card rd-{self.colour}" dir="auto" role="img"'
-            f' aria-label="{attribute(self.name)}" data-card="{self.code}">'
+            f' aria-label="{attribute(unmarked(self.name))}" data-card="{self.code}">'
             f'<span class="rd-suit" aria-hidden="true">{self.symbol}</span> {self.name}</span>'
         )
 
