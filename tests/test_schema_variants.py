@@ -89,7 +89,7 @@ VARIANTS: list[tuple[str, str, bool]] = [
             ("-0.5", False),
             ("'0.5'", False),
             ("true", False),
-            ("0.001", True),
+            ("0.01", True),
         ]
     ],
     # example ids and titles
