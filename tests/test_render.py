@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import PUBLISHED, ROOT, SEED_RULES, copy_project
 
+from generator import engine
 from generator.cards import Card, parse_card
 from generator.errors import RulesdocError
 from generator.i18n import Formatter, Translator, discover_languages
@@ -77,6 +78,23 @@ def test_a_new_example_needs_only_its_title_translated(tmp_path: Path, seed_root
             assert (
                 "<small>4, the lowest hand value</small>" in row and "<small>10 + 10 + 25 = 45</small>" in row
             )
+
+
+def test_this_checkouts_pages_show_the_engines_scores(project: Project) -> None:
+    """rules.yaml as it is, whatever its values and examples: each example's row, in every
+    language, shows the scores the engine computes from it."""
+    rules = load_rules(project.rules)
+    languages = {language.code: language for language in discover_languages(project.locales)}
+    pages = [page for page in render_all(project) if page.name == "scoring.md"]
+    assert sorted(page.lang for page in pages) == sorted(PUBLISHED)
+    for page in pages:
+        number = Formatter(languages[page.lang].locale).number
+        rows = [line for line in page.text.splitlines() if line.startswith("| **")]
+        assert len(rows) == len(rules.examples), page.lang
+        for row, example in zip(rows, rules.examples, strict=True):
+            shown = re.findall(r'class="rd-points"[^>]*>\*\*[^*]+\*\*[\u00a0 ](.+?)</span>', row)
+            expected = [number(score) for score in engine.score_round(rules, example.situation).scores]
+            assert shown == expected, (page.lang, example.id)
 
 
 # ---------------------------------------------------------------- explanations: reasons, not free text
