@@ -46,6 +46,7 @@ FAST_TESTS = (
     "tests/test_schema.py",
     "tests/test_i18n.py",
     "tests/test_cli.py",
+    "tests/test_lint.py",
 )
 # The CLI's memory and output-stream tests run many thousand rounds: they read no rule value
 # that the fixture rules do not fix, and take most of a minute.
