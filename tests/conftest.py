@@ -81,13 +81,12 @@ def sync_catalogs(project: Path) -> None:
         return
     catalogs.update(locales)
     for code, before in obsolete_before.items():
-        path = catalog_path(locales, code)
-        catalog = po.load(path).catalog
-        dropped = [key for key in catalog.obsolete if key not in before]
+        loaded = po.load(catalog_path(locales, code))
+        dropped = [key for key in loaded.catalog.obsolete if key not in before]
         if dropped:
             for key in dropped:
-                del catalog.obsolete[key]
-            path.write_bytes(po.to_bytes(catalog))
+                del loaded.catalog.obsolete[key]
+            loaded.path.write_bytes(po.to_bytes(loaded.catalog, loaded.headers))
 
 
 @pytest.fixture
