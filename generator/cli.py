@@ -42,7 +42,7 @@ input: one round, a list of rounds, or a game, as YAML or JSON (a file, or - for
   [{hands: ...}, {hands: ...}]     a list of rounds, each scored on its own
   {rounds: [{hands: ...}, ...]}    a game: totals, finished, winner, extra_round
 
-example:
+example, where rules.yaml has joker 20, ace 11 and target per_opponent 100 (yours may differ):
   $ echo '{hands: [{cards: []}, {cards: [AH, JK, 5C]}], went_out: 0}' | rulesdoc score --format text
   Seat  Opened  Cards     Hand  Score  Rule
      0  yes     -            0      0  went out

@@ -1,5 +1,7 @@
 """Change one value in rules.yaml: every page in every language follows, nothing stale survives.
 
+Each mutation changes one value of the seed rules (tests/fixtures/rules/seed.yaml).
+
 Expected scores are worked out by hand from the rules (comments show the sums);
 expected sentences are the catalog's translation of the message the new value
 calls for, filled with the new number.
@@ -13,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, ROOT
+from conftest import PUBLISHED, SEED_RULES
 
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.render import Project, render_all
@@ -129,7 +131,7 @@ MUTATIONS = [
 
 def mutated_rules(tmp_path: Path, mutation: Mutation) -> Path:
     section, key = mutation.key.split(".")
-    text = (ROOT / "rules.yaml").read_text("utf-8")
+    text = SEED_RULES.read_text("utf-8")
     pattern = re.compile(rf"(^{section}:\n(?:[ #].*\n)*?\s+{key}: ){re.escape(mutation.old)}\b", re.M)
     changed, count = pattern.subn(rf"\g<1>{mutation.new}", text)
     assert count == 1, f"{mutation.key} not found once in rules.yaml"
@@ -186,8 +188,8 @@ def arithmetic_lines(cell: str) -> list[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda m: f"{m.key}={m.new}")
-def test_every_language_follows_the_rules(tmp_path: Path, mutation: Mutation) -> None:
-    project = Project(mutated_rules(tmp_path, mutation), ROOT / "templates", ROOT / "locales")
+def test_every_language_follows_the_rules(tmp_path: Path, seed_root: Path, mutation: Mutation) -> None:
+    project = Project(mutated_rules(tmp_path, mutation), seed_root / "templates", seed_root / "locales")
     pages = {p.lang: p.text for p in render_all(project) if p.name == "scoring.md"}
     assert sorted(pages) == sorted(PUBLISHED)
     languages = {language.code: language for language in discover_languages(project.locales)}
@@ -217,13 +219,13 @@ def test_every_language_follows_the_rules(tmp_path: Path, mutation: Mutation) ->
             assert fmt.number(mutation.extra["penalty"]) in page  # type: ignore[arg-type]
 
 
-def test_a_value_that_changes_the_deciding_rule_fails_the_build(tmp_path: Path) -> None:
+def test_a_value_that_changes_the_deciding_rule_fails_the_build(tmp_path: Path, seed_root: Path) -> None:
     # per_opponent 150: two-player share 75, and ex2's 49+25 = 74 ≤ 75 is no longer capped,
     # so the example's prose ("capped by the share of the target") would be false.
     from generator.errors import RulesdocError
 
     mutation = Mutation("target.per_opponent", "100", "150", STANDARD)
-    project = Project(mutated_rules(tmp_path, mutation), ROOT / "templates", ROOT / "locales")
+    project = Project(mutated_rules(tmp_path, mutation), seed_root / "templates", seed_root / "locales")
     with pytest.raises(RulesdocError) as error:
         render_all(project, ["en"])
     message = str(error.value)

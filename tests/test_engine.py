@@ -1,6 +1,6 @@
 """The scoring engine against the rules of Rami, with every expected value worked out by hand.
 
-Standard values (rules.yaml): joker 20, ace 11, jack/queen/king 10, 2-10 their pips;
+Standard values (the seed rules, tests/fixtures/rules/seed.yaml): joker 20, ace 11, jack/queen/king 10, 2-10 their pips;
 hand rummy 200; never opened: surcharge 25, cap 100, cap_target_fraction 0.5;
 target = 100 x (players - 1).  Never-opened cap = min(100, floor(target x 0.5)):
 2 players -> min(100, 50) = 50; 3 players -> min(100, 100) = 100 (tie: the fixed cap is named);
@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import SEED_RULES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +24,6 @@ from generator.errors import Location, RulesdocError
 from generator.model import CardValues, Hand, Reason, Round, Rules
 from generator.rules import load_rules
 
-ROOT = Path(__file__).resolve().parent.parent
-
 W, HV, NO = Reason.WINNER, Reason.HAND_VALUE, Reason.NEVER_OPENED
 CF, CTS = Reason.CAPPED_FIXED, Reason.CAPPED_TARGET_SHARE
 HR, BW = Reason.HAND_RUMMY, Reason.BLOCKED_WINNER
@@ -32,11 +31,11 @@ HR, BW = Reason.HAND_RUMMY, Reason.BLOCKED_WINNER
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
-    return load_rules(ROOT / "rules.yaml")
+    return load_rules(SEED_RULES)
 
 
 # Hypothesis tests cannot take function-scoped fixtures; the rules are immutable, so load once.
-RULES = load_rules(ROOT / "rules.yaml")
+RULES = load_rules(SEED_RULES)
 
 
 def hand(codes: str = "", opened: bool = True) -> Hand:
@@ -453,7 +452,7 @@ def test_terms_of_hand_rummy_and_blocked_winners(rules: Rules) -> None:
     assert (winner.score, winner.reason) == (0, BW)
 
 
-# ---------------------------------------------------------------- worked examples of rules.yaml
+# ---------------------------------------------------------------- worked examples of the seed rules
 
 
 def test_worked_examples(rules: Rules) -> None:
@@ -649,7 +648,7 @@ def test_example_that_cannot_be_scored_names_the_example(rules: Rules) -> None:
 
 
 def test_rules_source_is_the_rules_file(rules: Rules) -> None:
-    assert Path(rules.source).name == "rules.yaml"
+    assert Path(rules.source).resolve() == SEED_RULES
 
 
 # ---------------------------------------------------------------- games

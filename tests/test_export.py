@@ -1,7 +1,8 @@
 """The export bundle: rules.json, rules.schema.json and conformance.json (generator/export.py).
 
 The conformance vectors are proven right twice: by the engine (here), and by an independent
-scorer written from the rules as the README states them (tests/test_conformance.py). Expected values in the other tests are worked out by hand from rules.yaml's standard values:
+scorer written from the rules as the README states them (tests/test_conformance.py). Expected
+values in the other tests are worked out by hand from the seed rules (tests/fixtures/rules/seed.yaml):
 joker 20, ace 11, faces 10; surcharge 25, cap 100, cap_target_fraction 0.5; hand rummy 200;
 target 100 x (players - 1), so the never-opened cap is 50 with two players (the target share),
 100 with three (both caps equal: the fixed one is named) and 100 with four to six (fixed).
@@ -19,6 +20,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import ROOT, SEED_RULES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_conformance import independent
@@ -27,8 +29,7 @@ from generator import conformance, export, vector_plans
 from generator.errors import RulesdocError
 from generator.rules import load_rules, parse_rules
 
-ROOT = Path(__file__).resolve().parent.parent
-RULES = load_rules(ROOT / "rules.yaml")
+RULES = load_rules(SEED_RULES)
 BUNDLE = export.bundle(RULES)
 CONFORMANCE = json.loads(BUNDLE["conformance.json"])
 VECTORS = {vector["id"]: vector for vector in CONFORMANCE["vectors"]}
@@ -60,7 +61,7 @@ def test_the_score_command_prints_the_vectors_results(tmp_path: Path) -> None:
     vector = VECTORS["example/ace-joker-five"]
     (tmp_path / "round.json").write_text(json.dumps(vector["input"]), "utf-8")
     printed = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(ROOT), "score", str(tmp_path / "round.json")],
+        [sys.executable, "-m", "generator", "score", "--rules", str(SEED_RULES), str(tmp_path / "round.json")],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     expected = {key: value for key, value in vector["expected"].items() if key != "hand_values"}
@@ -191,7 +192,7 @@ def test_the_bundles_rules_validate_against_its_schema() -> None:
 
 
 def test_the_same_rules_give_the_same_bytes() -> None:
-    assert export.bundle(load_rules(ROOT / "rules.yaml")) == BUNDLE
+    assert export.bundle(load_rules(SEED_RULES)) == BUNDLE
 
 
 rule_values = st.fixed_dictionaries(
@@ -285,10 +286,10 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_export_command_twice_gives_identical_files(tmp_path: Path) -> None:
-    first = run("--root", str(ROOT), "export", "--out", str(tmp_path / "a"), cwd=tmp_path)
+    first = run("export", "--rules", str(SEED_RULES), "--out", str(tmp_path / "a"), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == ["a/rules.json", "a/rules.schema.json", "a/conformance.json"]
-    assert run("--root", str(ROOT), "export", "--out", "b", cwd=tmp_path).returncode == 0
+    assert run("export", "--rules", str(SEED_RULES), "--out", "b", cwd=tmp_path).returncode == 0
     for name in BUNDLE:
         assert (
             (tmp_path / "a" / name).read_bytes()
@@ -299,10 +300,10 @@ def test_export_command_twice_gives_identical_files(tmp_path: Path) -> None:
 
 def test_export_of_bad_rules_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "rules.yaml"
-    bad.write_text((ROOT / "rules.yaml").read_text("utf-8").replace("joker: 20", "joker: 0"), "utf-8")
+    bad.write_text(SEED_RULES.read_text("utf-8").replace("joker: 20", "joker: 0"), "utf-8")
     result = run("export", "--rules", "rules.yaml", "--out", "out", cwd=tmp_path)
     assert result.returncode == 2
-    line = (ROOT / "rules.yaml").read_text("utf-8").splitlines().index("  joker: 20") + 1
+    line = SEED_RULES.read_text("utf-8").splitlines().index("  joker: 20") + 1
     assert result.stderr == f"rulesdoc: error: rules.yaml:{line}: card_values.joker must be positive, not 0\n"
     assert not (tmp_path / "out").exists()
 

@@ -823,9 +823,19 @@ def test_pseudo_locale_renders_and_leaves_no_english_sentence(tmp_path: Path) ->
         assert sentences, english_page
         left = [s for s in sentences if s in pseudo_text]
         assert left == [], f"{pseudo_page.name}: English left on the pseudo page: {left}"
-    # Everything visible on the rules pages comes from the catalog (names of languages aside).
+    # Everything visible on the rules pages comes from the catalog (names of languages aside),
+    # but the words CLDR joins a list with in the pseudo-locale's own locale: "2 or 3 players"
+    # is said only under some values (a cap fraction of 0.4), and CLDR, not a catalog, says "or".
+    language = next(lang for lang in discover_languages(out) if lang.code == PSEUDO_CODE)
+    joining = {
+        word
+        for style in ("standard", "or")
+        for pattern in language.locale.list_patterns[style].values()
+        for word in re.findall(r"[A-Za-z]{2,}", pattern)
+    }
     for name in ("index.md", "scoring.md"):
-        words = re.findall(r"[A-Za-z]{2,}", _visible((pages / "en-XA" / name).read_text(encoding="utf-8")))
+        text = _visible((pages / "en-XA" / name).read_text(encoding="utf-8"))
+        words = [word for word in re.findall(r"[A-Za-z]{2,}", text) if word not in joining]
         assert words == [], f"{name}: untranslatable text {words[:10]}"
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import SEED_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text("utf-8")
@@ -50,10 +51,13 @@ def test_score_help_documents_the_input_and_its_example_is_true() -> None:
     text = rulesdoc("score", "--help").stdout
     assert "input: one round, a list of rounds, or a game" in text
     assert "went_out: 0               # the seat that went out; leave it out for a blocked round" in text
-    example = text[text.index("example:") :].splitlines()[1:]
+    # The example names the values its scores come from: the seed rules have them.
+    said = "example, where rules.yaml has joker 20, ace 11 and target per_opponent 100 (yours may differ):"
+    example = text[text.index(said) :].splitlines()[1:]
     command = example[0].strip().removeprefix("$ ")
     shown = [line[2:] for line in example[1:] if line.strip()]
-    done = subprocess.run(command.replace("rulesdoc", f"{sys.executable} -m generator"), shell=True,
+    run = command.replace("rulesdoc score", f"{sys.executable} -m generator score --rules {SEED_RULES}")
+    done = subprocess.run(run, shell=True,
                           cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.stdout.splitlines() == shown
 
@@ -63,7 +67,7 @@ ROUND = "{hands: [{cards: [KH, 9C]}, {cards: []}, {cards: [QS, JK, 2D], opened: 
 
 def test_score_text_table_of_a_round() -> None:
     # Seat 0: 10 + 9 = 19. Seat 2 never opened: 10 + 20 + 2 = 32, + 25 = 57 (3 players: cap 100).
-    done = rulesdoc("score", "--format", "text", "-", stdin=ROUND)
+    done = rulesdoc("score", "--rules", str(SEED_RULES), "--format", "text", "-", stdin=ROUND)
     assert done.returncode == 0, done.stderr
     assert done.stdout == (
         "Seat  Opened  Cards     Hand  Score  Rule\n"
@@ -81,7 +85,7 @@ def test_score_text_of_a_game_says_how_it_ends() -> None:
         "{rounds: [{hands: [{cards: []}, {cards: [10C, 10D, JH, QS, KC, 9C, 9D, 9H, 9S]}], went_out: 0},"
         " {hands: [{cards: []}, {cards: [JK]}], went_out: 0}]}"
     )
-    done = rulesdoc("score", "--format", "text", "-", stdin=game)
+    done = rulesdoc("score", "--rules", str(SEED_RULES), "--format", "text", "-", stdin=game)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "Round 1" and "Round 2" in lines
@@ -92,7 +96,7 @@ def test_score_text_of_a_game_says_how_it_ends() -> None:
 
 
 def test_score_json_stays_the_default() -> None:
-    done = rulesdoc("score", "-", stdin=ROUND)
+    done = rulesdoc("score", "--rules", str(SEED_RULES), "-", stdin=ROUND)
     assert json.loads(done.stdout) == {
         "scores": [19, 0, 57], "winners": [1], "target": 200, "reasons": ["hand_value", "winner", "never_opened"]
     }  # fmt: skip

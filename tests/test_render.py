@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, ROOT, copy_project
+from conftest import PUBLISHED, ROOT, SEED_RULES, copy_project
 
+from generator import engine
 from generator.cards import Card, parse_card
 from generator.errors import RulesdocError
 from generator.i18n import Formatter, Translator, discover_languages
@@ -35,8 +36,8 @@ BLOCKED_EXAMPLE = """
 """
 
 
-def test_english_page_has_the_users_sections_in_order(project: Project) -> None:
-    page = next(p.text for p in render_all(project, ["en"]) if p.name == "scoring.md")
+def test_english_page_has_the_users_sections_in_order(seed_project: Project) -> None:
+    page = next(p.text for p in render_all(seed_project, ["en"]) if p.name == "scoring.md")
     headings = re.findall(r"^#+ (.+)$", page, re.M)
     assert headings == [
         "Counting points",
@@ -57,10 +58,10 @@ def test_english_page_has_the_users_sections_in_order(project: Project) -> None:
     ]
 
 
-def test_a_new_example_needs_only_its_title_translated(tmp_path: Path) -> None:
+def test_a_new_example_needs_only_its_title_translated(tmp_path: Path, seed_root: Path) -> None:
     rules = tmp_path / "rules.yaml"
-    rules.write_text((ROOT / "rules.yaml").read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
-    project = Project(rules, ROOT / "templates", ROOT / "locales")
+    rules.write_text(SEED_RULES.read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
+    project = Project(rules, seed_root / "templates", seed_root / "locales")
     workspace = Workspace.load(project)
     results = workspace.render(workspace.languages)
     pages = [p for result in results.values() for p in result.pages if p.name == "scoring.md"]
@@ -79,6 +80,23 @@ def test_a_new_example_needs_only_its_title_translated(tmp_path: Path) -> None:
             )
 
 
+def test_this_checkouts_pages_show_the_engines_scores(project: Project) -> None:
+    """rules.yaml as it is, whatever its values and examples: each example's row, in every
+    language, shows the scores the engine computes from it."""
+    rules = load_rules(project.rules)
+    languages = {language.code: language for language in discover_languages(project.locales)}
+    pages = [page for page in render_all(project) if page.name == "scoring.md"]
+    assert sorted(page.lang for page in pages) == sorted(PUBLISHED)
+    for page in pages:
+        number = Formatter(languages[page.lang].locale).number
+        rows = [line for line in page.text.splitlines() if line.startswith("| **")]
+        assert len(rows) == len(rules.examples), page.lang
+        for row, example in zip(rows, rules.examples, strict=True):
+            shown = re.findall(r'class="rd-points"[^>]*>\*\*[^*]+\*\*[\u00a0 ](.+?)</span>', row)
+            expected = [number(score) for score in engine.score_round(rules, example.situation).scores]
+            assert shown == expected, (page.lang, example.id)
+
+
 # ---------------------------------------------------------------- explanations: reasons, not free text
 
 
@@ -93,7 +111,7 @@ def blocked_example() -> Example:
 
 
 def test_each_example_is_explained_by_its_reasons_in_order() -> None:
-    rules = load_rules(ROOT / "rules.yaml")
+    rules = load_rules(SEED_RULES)
     views = [english_view(rules, example) for example in rules.examples]
     HV, CF, CTS, HR = Reason.HAND_VALUE, Reason.CAPPED_FIXED, Reason.CAPPED_TARGET_SHARE, Reason.HAND_RUMMY
     assert [view.explanations for view in views] == [(HV,), (CTS,), (HV, CF), (HR,)]
@@ -105,7 +123,7 @@ def test_each_example_is_explained_by_its_reasons_in_order() -> None:
 
 
 def test_dearest_cards_are_those_worth_more_than_a_face_card() -> None:
-    rules = load_rules(ROOT / "rules.yaml")
+    rules = load_rules(SEED_RULES)
     hand = list(cards("5C AH JK 10D 2S JK KH"))
     # Standard values: joker 20, ace 11 above the face cards' 10; a ten is worth no more.
     assert dearest_kinds(rules, hand) == ("JK", "A")
@@ -123,8 +141,8 @@ def explanation(page: str, title: str) -> str:
     return row.split(" | ")[0].split("<br>", 1)[1]
 
 
-def test_the_first_example_names_only_the_cards_that_are_dear(tmp_path: Path) -> None:
-    text = (ROOT / "rules.yaml").read_text("utf-8")
+def test_the_first_example_names_only_the_cards_that_are_dear(tmp_path: Path, seed_root: Path) -> None:
+    text = SEED_RULES.read_text("utf-8")
     title = "An ace, a joker and a five are left"
     pages = {}
     for name, values in {"seed": (20, 11, 10), "cheap ace": (20, 1, 10), "dear faces": (20, 11, 25)}.items():
@@ -135,7 +153,7 @@ def test_the_first_example_names_only_the_cards_that_are_dear(tmp_path: Path) ->
         changed = changed.replace("    illustrates: hand_value\n", "")
         path = tmp_path / f"{name}.yaml"
         path.write_text(changed, "utf-8")
-        project = Project(path, ROOT / "templates", ROOT / "locales")
+        project = Project(path, seed_root / "templates", seed_root / "locales")
         pages[name] = next(p.text for p in render_all(project, ["en"]) if p.name == "scoring.md")
     assert (
         explanation(pages["seed"], title)
@@ -149,14 +167,14 @@ def test_the_first_example_names_only_the_cards_that_are_dear(tmp_path: Path) ->
     )
 
 
-def test_a_note_is_the_users_own_words_after_the_explanation(tmp_path: Path) -> None:
+def test_a_note_is_the_users_own_words_after_the_explanation(tmp_path: Path, seed_root: Path) -> None:
     rules = tmp_path / "rules.yaml"
     note = "    note: Keep *this* | in mind.\n"
-    text = (ROOT / "rules.yaml").read_text("utf-8")
+    text = SEED_RULES.read_text("utf-8")
     rules.write_text(
         text.replace("    illustrates: hand_value\n", "    illustrates: hand_value\n" + note), "utf-8"
     )
-    project = Project(rules, ROOT / "templates", ROOT / "locales")
+    project = Project(rules, seed_root / "templates", seed_root / "locales")
     page = next(p for p in render_all(project, ["en"], strict=True) if p.name == "scoring.md")
     assert explanation(page.text, "An ace, a joker and a five are left") == (
         r"The joker costs dearly if it stays in hand, and so does the ace. Keep \*this\* \| in mind."
@@ -173,12 +191,12 @@ def test_a_misspelt_reason_in_a_template_fails_the_render(tmp_path: Path) -> Non
         render_all(Project.at(project_root), ["en"])
 
 
-def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path) -> None:
+def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path, seed_root: Path) -> None:
     rules = tmp_path / "rules.yaml"
-    rules.write_text((ROOT / "rules.yaml").read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
+    rules.write_text(SEED_RULES.read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
     pages = {
         (p.lang, p.name): p.text
-        for p in render_all(Project(rules, ROOT / "templates", ROOT / "locales"), strict=False)
+        for p in render_all(Project(rules, seed_root / "templates", seed_root / "locales"), strict=False)
     }
     # Malay: the surcharge sentence says "mata" once ("ditambah mata tambahan"), not "mata tambahan
     # sebanyak 25 mata"; the rule says "ditambah 25 mata, tetapi jumlahnya", not "25 mata tambahan".

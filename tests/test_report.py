@@ -1,8 +1,9 @@
 """`rulesdoc report --base REV` on a temporary git repository with two commits.
 
-The first commit is the project as it is; the second raises the joker from 20 to 25 and adds
-a worked example (a blocked round). Expected values by hand, with the standard values:
-joker 20 → 25; never-opened cap 50 with two players, 100 with three or more.
+The first commit is the project with the seed rules (tests/fixtures/rules/seed.yaml); the
+second raises the joker from 20 to 25 and adds a worked example (a blocked round). Expected
+values by hand, with the seed rules' values: joker 20 → 25; never-opened cap 50 with two
+players, 100 with three or more.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SEED_RULES, copy_project
 
-ROOT = Path(__file__).resolve().parent.parent
 NEW_EXAMPLE = """
   - id: blocked-round
     title: The draw pile ran out
@@ -47,18 +48,9 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def copy_project(destination: Path) -> Path:
-    destination.mkdir()
-    for name in ("rules.yaml", "babel.cfg", "mkdocs.yml"):  # mkdocs.yml: the theme's strings
-        shutil.copy(ROOT / name, destination / name)
-    for name in ("templates", "locales"):
-        shutil.copytree(ROOT / name, destination / name, ignore=shutil.ignore_patterns("*.mo"))
-    return destination
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """Two commits: the project, then joker 25 and a new example."""
+    """Two commits: the project with the seed rules, then joker 25 and a new example."""
     project = copy_project(tmp_path / "project")
     git(project, "init", "-q", "-b", "main")
     git(project, "add", ".")
@@ -200,7 +192,7 @@ def test_outside_a_git_repository_is_one_line(tmp_path: Path) -> None:
 def test_a_project_without_catalogs_reports_the_rules_alone(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    shutil.copy(ROOT / "rules.yaml", project / "rules.yaml")
+    shutil.copy(SEED_RULES, project / "rules.yaml")
     git(project, "init", "-q", "-b", "main")
     git(project, "add", ".")
     git(project, "commit", "-q", "-m", "rules only")

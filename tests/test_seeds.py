@@ -14,8 +14,9 @@ SEED_LANGUAGES = ("da", "hi", "ms", "nl", "pt")
 
 
 @pytest.fixture(scope="module")
-def scoring_pages(project: Project) -> dict[str, str]:
-    return {p.lang: p.text for p in render_all(project) if p.name == "scoring.md"}
+def scoring_pages(seed_project: Project) -> dict[str, str]:
+    """The pages of the seed rules: the user's pages showed their values and four examples."""
+    return {p.lang: p.text for p in render_all(seed_project) if p.name == "scoring.md"}
 
 
 @pytest.mark.parametrize("lang", SEED_LANGUAGES)

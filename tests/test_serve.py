@@ -194,7 +194,7 @@ def test_serves_every_language(preview: Preview) -> None:
 
 
 def test_editing_rules_rerenders_without_a_restart(preview: Preview) -> None:
-    assert shows_joker(preview.get("da")[1], 20), "the copy starts with the repository's joker value"
+    assert shows_joker(preview.get("da")[1], 20), "the copy starts with the seed rules' joker value"
     seconds = rebuild_with_joker(preview, 23)
     print(f"rules.yaml edit shown after {seconds:.1f} s")
     for code in PUBLISHED:

@@ -1,12 +1,13 @@
 """Every sentence true for every value, in every language: the scoring page over a grid of values.
 
-Each value of rules.yaml at its lowest allowed, its seed value and a high one, the cap
-fractions 0.2, 0.4, 0.5 and 1, ace_low 1 and 2, an ace worth no more than ace_low, a joker
-worth 1, odd targets (whose share the engine rounds down), caps equal at some player counts,
-and a few combinations; besides the seed examples, a blocked round won by a tie and rounds
-where one or two of several opponents pay the target share. The pages are rendered in-process (no MkDocs) and checked
-for what a reader would catch: a lost caption, a claim the values contradict, "and" where
-"or" is meant, "1 points", a placeholder left over, a number that comes from nowhere.
+Each value of the seed rules (tests/fixtures/rules/seed.yaml) at its lowest allowed, its seed
+value and a high one, the cap fractions 0.2, 0.4, 0.5 and 1, ace_low 1 and 2, an ace worth no
+more than ace_low, a joker worth 1, odd targets (whose share the engine rounds down), caps equal
+at some player counts, and a few combinations; besides the seed examples, a blocked round won
+by a tie and rounds where one or two of several opponents pay the target share. The pages are
+rendered in-process (no MkDocs) and checked for what a reader would catch: a lost caption, a
+claim the values contradict, "and" where "or" is meant, "1 points", a placeholder left over, a
+number that comes from nowhere.
 
 Expected decisions are restated here from the rules (a card is dear when it is worth more
 than a face card; the target share is the lower cap when it is below the fixed cap), not
@@ -20,9 +21,10 @@ import math
 import re
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, ROOT
+from conftest import PUBLISHED, SEED_RULES
 
 from generator import engine
 from generator.cards import parse_card
@@ -31,7 +33,7 @@ from generator.model import CardValues, Example, Hand, Round, Rules
 from generator.render import Project, Workspace
 from generator.rules import load_rules
 
-SEED = load_rules(ROOT / "rules.yaml")
+SEED = load_rules(SEED_RULES)
 HALF = Fraction(1, 2)
 
 
@@ -180,8 +182,8 @@ NUMBER = re.compile(r"\d+(?:[.,\u00a0\u202f]\d+)*")
 
 
 @pytest.fixture(scope="module")
-def renderer() -> Workspace:
-    return dataclasses.replace(Workspace.load(Project.at(ROOT)), names=("scoring.md.j2",))
+def renderer(seed_root: Path) -> Workspace:
+    return dataclasses.replace(Workspace.load(Project.at(seed_root)), names=("scoring.md.j2",))
 
 
 @pytest.fixture(scope="module")
