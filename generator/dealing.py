@@ -52,11 +52,20 @@ class Dealer:
             (rules.card_values.joker, rules.card_values.ace, rules.card_values.face)
         )
         self.dealt: Counter[Card] = Counter()
+        self.by_worth: Counter[Card] = Counter()  # the part of ``dealt`` that worth() chose
 
     def cards(self, codes: str) -> tuple[Card, ...]:
         """Exactly these cards (``"AH JK 5C"``)."""
         cards = tuple(parse_card(code) for code in codes.split())
-        self.dealt.update(cards)
+        wanted = self.dealt + Counter(cards)
+        for card in cards:
+            limit = JOKERS_PER_ROUND if card.is_joker else COPIES_PER_CARD
+            if self.by_worth[card] and wanted[card] > limit:
+                # worth() took this card's copies for a high hand: a fixed hand holding it too would
+                # be a hand no game deals, so the vector is unbuildable under these rules. (Fixed
+                # cards alone may exceed two decks: that is how the invalid-round vectors are made.)
+                raise Unbuildable(f"{codes} cannot be dealt: two decks hold {limit} of {card} at most")
+        self.dealt = wanted
         return cards
 
     def worth(self, value: int) -> tuple[Card, ...]:
@@ -79,6 +88,7 @@ class Dealer:
             raise Unbuildable(f"no hand worth exactly {value} can be dealt from the cards left")
         hand = [card for (_, pool), count in zip(pools, counts, strict=True) for card in pool[:count]]
         self.dealt.update(hand)
+        self.by_worth.update(hand)
         return tuple(hand)
 
 

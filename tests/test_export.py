@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -317,3 +318,25 @@ def test_the_readmes_vector_is_a_real_one() -> None:
     for key in ("kind", "input", "expected"):
         assert shown[key] == real[key], key
     assert real["description"].startswith(shown["description"].removesuffix(" ..."))
+
+
+def test_a_vector_never_deals_a_third_copy_of_a_card() -> None:
+    """Found by the property test above: with every card worth 1, the above-cap hand of 392 uses
+    both copies of every small card, so a filler seat's 4S would be a third copy. Such a vector
+    cannot be dealt: it is listed as uncovered, never exported with an impossible hand."""
+    text = """players: {min: 2, max: 5}
+card_values: {joker: 1, ace: 1, face: 1}
+melds: {ace_low: 1}
+hand_rummy: {penalty: 1}
+never_opened: {surcharge: 1, cap: 392, cap_target_fraction: 0.001}
+target: {per_opponent: 10000000}
+"""
+    document = json.loads(export.bundle(parse_rules(text))["conformance.json"])
+    for vector in document["vectors"]:
+        if "/invalid/" in vector["id"]:
+            continue  # made to break the two-deck limit on purpose
+        for round_ in vector["input"].get("rounds", [vector["input"]]):
+            dealt = Counter(card for hand in round_["hands"] for card in hand["cards"])
+            assert all(count <= (4 if card == "JK" else 2) for card, count in dealt.items()), vector["id"]
+    uncovered = {item["id"] for item in document["uncovered"]}
+    assert "round/5-players/never-opened/above-cap" in uncovered
