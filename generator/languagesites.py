@@ -17,7 +17,8 @@ from markupsafe import Markup, escape
 
 from generator import aside, lint, preview, theme
 from generator.errors import Refusal, RulesdocError
-from generator.i18n import THEME_CONTEXT, Language, Translator
+from generator.i18n import THEME_CONTEXT, Language, Translator, judge_catalog
+from generator.messages import Status
 from generator.preview import Memory
 from generator.render import LanguageResult, Project, Workspace
 
@@ -187,11 +188,18 @@ def _render(
 
 
 def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
-    translate = Translator(language, workspace.verdicts.get(language.code), mark="")
+    verdicts = workspace.verdicts.get(language.code)
+    if verdicts is None:
+        verdicts = judge_catalog(language.catalog, {}) if language.catalog is not None else {}
+    translate = Translator(language, verdicts, mark="")
     translated: dict[str, str | None] = {}
     for message in theme.messages():
         key = (message.english, THEME_CONTEXT)
         translated[message.english] = translate.table[key][0] if key in translate.table else None
+        verdict = verdicts.get(key)
+        if verdict is not None and verdict.status is Status.UNREVIEWED and language.catalog is not None:
+            entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
+            translated[message.english] = str(entry.string) if entry is not None else None
     strings = theme.theme_strings(language.tag, language.direction, translated)
     name = translate.plain("Rami help")
     return LanguageSite(

@@ -73,6 +73,8 @@ EXTRA: dict[str, tuple[str, str]] = {
         " site's colours back to dark text on a light background.",
     ),
 }
+# The theme key whose value lists, space-separated, the keys a language shows in English.
+ENGLISH_KEYS = "rulesdoc.english"
 MATERIAL_HOME = "https://squidfunk.github.io/mkdocs-material/"
 _ENTRY = re.compile(r'^\s*"([A-Za-z.]+)":\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 
@@ -163,19 +165,25 @@ def theme_strings(tag: str, direction: str, translated: Mapping[str, str | None]
     code = material_code(tag)
     theirs = material_strings(code) if code else None
     values: dict[str, str] = {}
+    english_only: list[str] = []  # keys shown in English: our templates mark them lang="en"
     for key, source in english.items():
         if key.startswith("search.config.") or key in ("language", "direction"):
             continue
         ours = translated.get(source) if key in KEYS else None
         values[key] = ours or (theirs or {}).get(key) or source
+        if not (ours or (theirs or {}).get(key)):
+            english_only.append(key)
     for key, (source, _) in EXTRA.items():
         values[key] = translated.get(source) or source
+        if not translated.get(source):
+            english_only.append(key)
     escaped = {key: html.escape(" ".join(value.split()), quote=True) for key, value in values.items()}
     link = f'<a href="{MATERIAL_HOME}" target="_blank" rel="noopener">Material for MkDocs</a>'
     parts = printf.split(" ".join(values["rulesdoc.made_with"].split()))
     escaped["rulesdoc.made_with"] = "".join(
         html.escape(part) if i % 2 == 0 else ("%" if part == "%%" else link) for i, part in enumerate(parts)
     )
+    escaped[ENGLISH_KEYS] = " ".join(sorted(english_only)) if tag.split("-")[0] != "en" else ""
     escaped["language"] = tag
     escaped["direction"] = direction
     return ThemeStrings(escaped)

@@ -91,13 +91,16 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
 
 @check("completeness")
 def completeness(subject: Subject) -> Iterator[Finding]:
-    """Untranslated and fuzzy messages: the page shows English (and the strict build refuses)."""
+    """Untranslated and fuzzy messages: the page shows English (and the strict build refuses).
+    Theme strings imported from Material and not yet confirmed: shown, a warning until reviewed."""
     if subject.language.catalog is None:
         return
     counts = subject.stats
     minimum = subject.shared.policy.threshold(subject.code)
-    severity = Severity.ERROR if counts.complete < minimum else Severity.WARNING
-    quota = f"{counts.translated}/{counts.total} translated, {float(minimum):.0%} required"
+    # Unreviewed theme strings are shown in the language: readers see no English there.
+    severity = Severity.ERROR if counts.shown < minimum else Severity.WARNING
+    theirs = f" + {counts.unreviewed} from the theme, unreviewed" if counts.unreviewed else ""
+    quota = f"{counts.translated}{theirs}/{counts.total} translated, {float(minimum):.0%} required"
     template = subject.shared.workspace.template
     pot: set[Key] = {key_of(m) for m in template.messages()} if template else set()
     asked = {miss.key: miss for miss in (subject.result.missed if subject.result else ())}
@@ -121,6 +124,13 @@ def completeness(subject: Subject) -> Iterator[Finding]:
                 f"source); the page shows English until the fuzzy flag is removed{where} ({quota})",
                 entry,
                 severity=severity,
+            )
+        elif verdict.status is Status.UNREVIEWED:
+            yield subject.finding(
+                "from the theme, unreviewed: the site shows Material's own translation; correct it if "
+                "needed, then remove the fuzzy flag to confirm it",
+                entry,
+                severity=Severity.WARNING,
             )
 
 
