@@ -203,7 +203,8 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
     after = {po.key_of(m): m for m in catalog if m.id}
     imported = {key for key, m in after.items() if m.fuzzy and from_theme(m)}  # Material's, to review
     new = sum(1 for key, m in after.items() if key not in before and (not m.fuzzy or key in imported))
-    fuzzy = sum(1 for key, m in after.items() if m.fuzzy and key not in imported and not before.get(key, False))
+    reworded = {key for key, m in after.items() if m.fuzzy and key not in imported}
+    fuzzy = sum(1 for key in reworded if not before.get(key, False))
     obsolete = len(set(catalog.obsolete) - obsolete_before)
     data = po.to_bytes(catalog)
     old = loaded.path.read_bytes()
