@@ -127,8 +127,8 @@ def completeness(subject: Subject) -> Iterator[Finding]:
             )
         elif verdict.status is Status.UNREVIEWED:
             yield subject.finding(
-                "from the theme, unreviewed: the site shows Material's own translation; correct it if "
-                "needed, then remove the fuzzy flag to confirm it",
+                "from the theme, unreviewed: the site shows this translation, imported from Material; "
+                "correct it if needed, then remove the fuzzy flag to confirm it",
                 entry,
                 severity=Severity.WARNING,
             )
