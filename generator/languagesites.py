@@ -22,6 +22,8 @@ from generator.messages import Status
 from generator.preview import Memory
 from generator.render import LanguageResult, Project, Workspace
 
+SITE_NAME = "Rami help"  # a message of templates/index.md.j2
+
 
 @dataclass
 class LanguageSite:
@@ -32,6 +34,7 @@ class LanguageSite:
     strings: theme.ThemeStrings
     search: theme.SearchSettings
     pages: tuple[tuple[str, str], ...] = ()  # (name, Markdown)
+    site_name_english: bool = False  # untranslated: the theme's chrome marks it lang="en"
 
 
 @dataclass(frozen=True)
@@ -201,10 +204,11 @@ def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
             entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
             translated[message.english] = str(entry.string) if entry is not None else None
     strings = theme.theme_strings(language.tag, language.direction, translated)
-    name = translate.plain("Rami help")
+    name = translate.plain(SITE_NAME)
     return LanguageSite(
         language=language,
         site_name=Markup(escape(name)),
         strings=strings,
         search=theme.search_settings(language.locale, language.tag),
+        site_name_english=not language.is_source and (SITE_NAME, None) not in translate.table,
     )

@@ -175,13 +175,15 @@ def test_the_seed_languages_theme_strings_are_reviewed(code: str) -> None:
 
 @pytest.mark.slow
 def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: Path) -> None:
-    """The 404 heading and the footer notice, left untranslated, are English with lang="en"."""
+    """The 404 heading, the footer notice and the site name, left untranslated, are English
+    with lang="en"."""
     project = copy_project(tmp_path / "project")
     path = catalogs.init(project / "locales", "sw")
     fill(path, theme="keep")
     catalog = read(path)
     for english in ("404 - Not found", "Made with %(name)s"):
         catalog.get(english, THEME_CONTEXT).string = ""
+    catalog.get("Rami help").string = ""
     write(path, catalog)
     result = build_site(project, tmp_path / "site", strict=False)  # a preview shows the gaps
     assert result.returncode == 0, result.stdout + result.stderr
@@ -190,7 +192,15 @@ def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: P
     assert re.search(
         r'<span lang="en">Made with <a href="[^"]+"[^>]*>Material for MkDocs</a></span>', missing
     )
+    for name in ("scoring.html", "404.html"):
+        html = (tmp_path / "site" / "sw" / name).read_text("utf-8")
+        title = re.search(
+            r'<div class="md-header__topic">\s*<span class="md-ellipsis" lang="en">\s*(.*?)\s*<', html
+        )
+        assert title and title[1] == "Rami help", name
+        assert '<label class="md-nav__title" for="__drawer" lang="en">' in html, name
+        assert len(re.findall(r'class="md-(?:header|nav)__button md-logo" lang="en"', html)) == 2, name
     danish = (tmp_path / "site" / "da" / "404.html").read_text("utf-8")
-    assert "<h1>404 - Siden blev ikke fundet</h1>" in danish and 'lang="en">' not in danish
+    assert "<h1>404 - Siden blev ikke fundet</h1>" in danish and 'lang="en"' not in danish
     english = (tmp_path / "site" / "404.html").read_text("utf-8")
     assert "<h1>404 - Not found</h1>" in english  # the source language marks nothing
