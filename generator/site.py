@@ -191,6 +191,9 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         and lang="en" on the site name while the language's catalog lacks it."""
         if self.site is not None and self.site.site_name_english:
             output = english_site_name(output)
+        if self.site is not None:
+            english = set(self.site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)
+            output = english_attributes(output, [self.site.strings[key] for key in sorted(english)])
         return html_direction(output, self.site.language.direction if self.site else "ltr")
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -327,6 +330,24 @@ def english_site_name(output: str) -> str:
         return f'{match.group(1) or match.group(3)} lang="en">'
 
     return _SITE_NAME_PLACES.sub(mark, output)
+
+
+# Chrome that is only an attribute (a tooltip, a screen reader's name) of an element holding
+# nothing else but an icon: the ¶ beside a heading, the palette toggle's input and label.
+ATTRIBUTE_CHROME = ("rulesdoc.permalink", "rulesdoc.palette.dark", "rulesdoc.palette.light")
+
+
+def english_attributes(output: str, values: list[str]) -> str:
+    """``lang="en"`` on the links, inputs and labels whose title or aria-label is one of
+    ``values`` (escaped as the page has them): the chrome that fell back to English."""
+    if not values:
+        return output
+    pattern = re.compile(
+        r'(<(?:a|input|label)\b[^<>]*?\b(?:title|aria-label)="(?:'
+        + "|".join(re.escape(value) for value in values)
+        + r')")(?![^<>]*\blang=)'
+    )
+    return pattern.sub(lambda match: f'{match.group(1)} lang="en"', output)
 
 
 def language_root(language: Language) -> str:

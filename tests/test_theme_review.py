@@ -181,7 +181,7 @@ def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: P
     path = catalogs.init(project / "locales", "sw")
     fill(path, theme="keep")
     catalog = read(path)
-    for english in ("404 - Not found", "Made with %(name)s"):
+    for english in ("404 - Not found", "Made with %(name)s", "Permanent link", "Switch to dark mode"):
         catalog.get(english, THEME_CONTEXT).string = ""
     catalog.get("Rami help").string = ""
     write(path, catalog)
@@ -200,6 +200,16 @@ def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: P
         assert title and title[1] == "Rami help", name
         assert '<label class="md-nav__title" for="__drawer" lang="en">' in html, name
         assert len(re.findall(r'class="md-(?:header|nav)__button md-logo" lang="en"', html)) == 2, name
+    scoring = (tmp_path / "site" / "sw" / "scoring.html").read_text("utf-8")
+    permalinks = re.findall(r'<a class="headerlink"[^>]*>', scoring)
+    assert permalinks and all('title="Permanent link" lang="en"' in link for link in permalinks)
+    assert re.search(r'<input class="md-option"[^>]*aria-label="Switch to dark mode" lang="en"', scoring)
+    assert re.search(
+        r'<label class="md-header__button md-icon" title="Switch to dark mode" lang="en"', scoring
+    )
+    options = re.findall(r'<input class="md-option"[^>]*>', scoring)
+    assert len(options) == 2 and 'aria-label="«Switch to light mode»"' in options[1]
+    assert 'lang="en"' not in options[1]  # translated: not marked
     danish = (tmp_path / "site" / "da" / "404.html").read_text("utf-8")
     assert "<h1>404 - Siden blev ikke fundet</h1>" in danish and 'lang="en"' not in danish
     english = (tmp_path / "site" / "404.html").read_text("utf-8")
