@@ -196,6 +196,7 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
         if po.key_of(message) in wanted:
             del catalog.obsolete[key]
             catalog[message.id] = message
+            before[po.key_of(message)] = message.fuzzy  # known: neither new nor Material's to prefill
             revived += 1
     header = _plural_header(loaded, cldr_plural_forms)
     catalog.update(template, update_header_comment=False, update_creation_date=True)

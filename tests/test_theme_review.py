@@ -144,6 +144,23 @@ def test_update_keeps_a_confirmed_theme_string(project_copy: Path) -> None:
     assert not kept.fuzzy and kept.user_comments == [THEME_ORIGIN]
 
 
+def test_update_restores_an_obsolete_theme_string_as_the_translator_left_it(project_copy: Path) -> None:
+    locales = project_copy / "locales"
+    path = catalogs.init(locales, "ar")
+    catalog = read(path)
+    entry = catalog.get("Back to top", THEME_CONTEXT)
+    entry.string = "العودة إلى الأعلى"  # the translator's own wording, confirmed
+    entry.flags.discard("fuzzy")
+    catalog.delete("Back to top", THEME_CONTEXT)
+    catalog.obsolete[("Back to top", THEME_CONTEXT)] = entry  # as `update` left it when the source dropped it
+    write(path, catalog)
+    assert '#~ msgid "Back to top"' in path.read_text("utf-8")
+    (done,) = catalogs.update(locales, ["ar"])
+    assert (done.revived, done.new) == (1, 0), done.summary()
+    kept = read(path).get("Back to top", THEME_CONTEXT)
+    assert kept.string == "العودة إلى الأعلى" and not kept.fuzzy
+
+
 # The native review of the seed languages (issue 20): the errors Material's strings carried.
 REVIEWED = {
     "ms": {"Skip to content": "Langkau ke kandungan", "Initializing search": "Menyediakan carian",
