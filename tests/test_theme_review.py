@@ -192,8 +192,9 @@ def test_the_seed_languages_theme_strings_are_reviewed(code: str) -> None:
 
 @pytest.mark.slow
 def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: Path) -> None:
-    """The 404 heading, the footer notice and the site name, left untranslated, are English
-    with lang="en"."""
+    """The 404 heading, the footer notice, the site name, the ¶ links and a palette toggle, left
+    untranslated, are English with lang="en"; a new language's imported theme strings are shown
+    and counted apart on the status page."""
     project = copy_project(tmp_path / "project")
     path = catalogs.init(project / "locales", "sw")
     fill(path, theme="keep")
@@ -202,8 +203,19 @@ def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: P
         catalog.get(english, THEME_CONTEXT).string = ""
     catalog.get("Rami help").string = ""
     write(path, catalog)
+    catalogs.init(project / "locales", "ar")  # as `catalog init` left it: Material's strings, unreviewed
     result = build_site(project, tmp_path / "site", strict=False)  # a preview shows the gaps
     assert result.returncode == 0, result.stdout + result.stderr
+    # The status page counts the unreviewed theme strings apart, as `check` does.
+    status = (tmp_path / "site" / "translation-status.html").read_text("utf-8")
+    assert "From the theme, unreviewed" in status
+    row = re.search(r"<td>العربية \(<code>ar</code>\)</td>(.*?)</tr>", status, re.S)
+    assert row, status
+    cells = [int(n) for n in re.findall(r"<td[^>]*>(?:<bdi>)?(\d+)<", row[1])]
+    counted = stats(project, "ar")
+    assert cells[:4] == [0, 0, counted.untranslated, counted.unreviewed] and counted.unreviewed > 0
+    arabic = (tmp_path / "site" / "ar" / "scoring.html").read_text("utf-8")
+    assert 'placeholder="{}"'.format((theme.material_strings("ar") or {})["search.placeholder"]) in arabic
     missing = (tmp_path / "site" / "sw" / "404.html").read_text("utf-8")
     assert '<h1 lang="en">404 - Not found</h1>' in missing
     assert re.search(
