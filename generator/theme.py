@@ -7,7 +7,10 @@ some of its chrome is English in every language ("Permanent link", the footer's
 with context ``theme`` (English source: Material's ``en.html``), extracted like every
 other message (``babel.cfg`` maps ``mkdocs.yml``, which chooses the theme, to
 :func:`extract_theme`). Each language's build gets a generated partial answering every
-key: our translation, else Material's string for the language, else English.
+key: our translation (one ``catalog init``/``update`` imported from Material counts as
+unreviewed until a translator confirms it, and is shown meanwhile), else Material's string
+for the language, else English; the keys left in English are listed under
+:data:`ENGLISH_KEYS`, for our templates to mark them ``lang="en"``.
 """
 
 from __future__ import annotations
