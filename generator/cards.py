@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.errors import RulesdocError
+from generator.errors import RulesdocError, short
 
 
 class Suit(enum.Enum):
@@ -93,7 +93,8 @@ def parse_card(text: str) -> Card:
         return Card(Rank(rank_text), Suit(suit_text))
     except ValueError:
         raise RulesdocError(
-            f"unknown card {text!r}: write rank (A 2-10 J Q K) then suit (C D H S), or JK for a joker"
+            f"unknown card {short(text, 20)!r}: "
+            "write rank (A 2-10 J Q K) then suit (C D H S), or JK for a joker"
         ) from None
 
 

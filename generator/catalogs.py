@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -43,8 +44,51 @@ SHRINK_LIMIT = 0.5  # an update that would make more than half of a catalog obso
 
 
 def _epoch() -> datetime:
-    """A fixed date keeps the POT byte-identical between runs; git has the real history."""
-    return datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), UTC)
+    """The POT's creation date: SOURCE_DATE_EPOCH (the Makefile passes the last commit's date),
+    so the same inputs give the same bytes; without it, now. Either is written only when the
+    messages changed: an unchanged POT keeps its date."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit() and int(epoch) > 0:
+        return datetime.fromtimestamp(int(epoch), UTC)
+    return datetime.now(UTC).replace(second=0, microsecond=0)
+
+
+@dataclass(frozen=True)
+class ProjectInfo:
+    """What the catalogs' headers say about the project (Project-Id-Version, Report-Msgid-Bugs-To)."""
+
+    name: str
+    version: str
+    bugs: str  # where translators report a problem with a source message ("" when unknown)
+
+
+def project_info(root: Path) -> ProjectInfo:
+    """From ``pyproject.toml`` ([project] name, version, urls) and ``mkdocs.yml`` (repo_url)."""
+    import tomllib
+
+    name, version, bugs = "rulesdoc", __version__, ""
+    try:
+        data = tomllib.loads(files.read_text(root / "pyproject.toml", files.MAX_CONFIG_BYTES, root))
+    except (RulesdocError, OSError, tomllib.TOMLDecodeError):
+        data = {}
+    found_project = data.get("project")
+    project: dict[str, object] = found_project if isinstance(found_project, dict) else {}
+    name = str(project.get("name") or name)
+    version = str(project.get("version") or version)
+    found_urls = project.get("urls")
+    urls: dict[str, object] = found_urls if isinstance(found_urls, dict) else {}
+    for key, url in urls.items():
+        if str(key).lower().replace(" ", "").replace("-", "") in ("issues", "bugtracker", "bugs", "tracker"):
+            bugs = str(url)
+            break
+    if not bugs:
+        try:
+            mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
+        except (RulesdocError, OSError):
+            mkdocs = ""
+        found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
+        bugs = f"{found.group(1)}/issues" if found else ""
+    return ProjectInfo(name, version, bugs)
 
 
 def template_path(locales: Path) -> Path:
@@ -63,11 +107,12 @@ def extract(root: Path) -> Catalog:
         method_map, options_map = parse_mapping_cfg(io.StringIO(text), filename=str(mapping))  # type: ignore[no-untyped-call]
     except RulesdocError as error:
         raise RulesdocError(f"extraction mapping: {error.message}", error.location) from None
+    info = project_info(root)
     catalog = Catalog(
-        project="rulesdoc",
-        version=__version__,
-        copyright_holder="the rulesdoc authors",
-        msgid_bugs_address="",
+        project=info.name,
+        version=info.version,
+        copyright_holder="",
+        msgid_bugs_address=info.bugs,
         creation_date=_epoch(),
         charset="utf-8",
         fuzzy=False,
@@ -119,8 +164,11 @@ def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
     """Write ``messages.pot``; returns whether it changed."""
     path = template_path(locales)
     data = po.to_bytes(extract(root))
-    if path.exists() and same_messages(path.read_bytes(), data):
-        return path, False
+    if path.exists():
+        old = path.read_bytes()
+        # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
+        if same_messages(old, data) and b'"POT-Creation-Date: 1970-' not in old:
+            return path, False
     files.write_atomically(path, data)
     return path, True
 
@@ -190,29 +238,34 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
     catalog = loaded.catalog
     before = {po.key_of(m): m.fuzzy for m in loaded.messages()}
     obsolete_before = set(catalog.obsolete)
-    revived = 0
+    revived: set[po.Key] = set()
     wanted = {po.key_of(m) for m in template if m.id}
     for key, message in list(catalog.obsolete.items()):  # a message the source brings back
         if po.key_of(message) in wanted:
             del catalog.obsolete[key]
             catalog[message.id] = message
-            before[po.key_of(message)] = message.fuzzy  # known: neither new nor Material's to prefill
-            revived += 1
+            revived.add(po.key_of(message))
     header = _plural_header(loaded, cldr_plural_forms)
     catalog.update(template, update_header_comment=False, update_creation_date=True)
-    prefill_theme(catalog, set(before))
+    # The header speaks for the project as the template does (name, version, bugs address).
+    catalog.project, catalog.version = template.project, template.version
+    catalog.msgid_bugs_address = template.msgid_bugs_address
+    # A revived theme message keeps the translator's wording: only messages new to the
+    # catalog start from Material's.
+    prefill_theme(catalog, set(before) | revived)
     after = {po.key_of(m): m for m in catalog if m.id}
     imported = {key for key, m in after.items() if m.fuzzy and from_theme(m)}  # Material's, to review
-    new = sum(1 for key, m in after.items() if key not in before and (not m.fuzzy or key in imported))
+    added = [key for key, m in after.items() if key not in before and (not m.fuzzy or key in imported)]
+    new = sum(1 for key in added if key not in revived)
     reworded = {key for key, m in after.items() if m.fuzzy and key not in imported}
     fuzzy = sum(1 for key in reworded if not before.get(key, False))
     obsolete = len(set(catalog.obsolete) - obsolete_before)
-    data = po.to_bytes(catalog)
+    data = po.to_bytes(catalog, loaded.headers)
     old = loaded.path.read_bytes()
     changed = not same_messages(old, data)
     if changed:
         files.write_atomically(loaded.path, data)
-    return Update(loaded.path, new, fuzzy, obsolete, revived, header, changed)
+    return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed)
 
 
 def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
@@ -234,7 +287,9 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
         return ""
     for message in catalog:
         if message.id and message.pluralizable:
-            message.string = remap_forms(po.forms(message.string), current, target)
+            written = loaded.forms_written.get(po.key_of(message))
+            texts = po.forms(message.string)[:written]  # Babel pads a short entry with ""
+            message.string = remap_forms(texts, current, target)
     set_plural_forms(catalog, target)
     return f"Plural-Forms set to CLDR's ({target.count} forms)"
 
@@ -242,14 +297,22 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
 def remap_forms(
     texts: tuple[str, ...], old: plurals.PluralForms | None, new: plurals.PluralForms
 ) -> tuple[str, ...]:
-    """Each new form takes the old form that the same count picked: the meaning stays."""
+    """Each new form takes the old form that the same count picked: the meaning stays.
+
+    Only when the old header describes the entry (as many forms written as it says); an
+    entry the header does not describe, or a mapping that would leave a written
+    translation out, keeps its forms where they are: no translation is ever erased.
+    """
+    positional = tuple(texts[i] if i < len(texts) else "" for i in range(new.count))
+    if old is None or old.count != len(texts):
+        return positional
     result = []
     for index, numbers in new.samples_by_form().items():
-        if old is not None and numbers:
-            source = old.select(numbers[0])
-        else:
-            source = index
+        source = old.select(numbers[0]) if numbers else index
         result.append(texts[source] if source < len(texts) else "")
+    kept = set(result)
+    if any(text and text not in kept for text in texts):
+        return positional
     return tuple(result)
 
 
@@ -285,6 +348,7 @@ def init(locales: Path, code: str, locale_code: str | None = None, root: Path | 
     template = load_template(locales, root).catalog
     catalog = empty_catalog(template, locale)
     catalog.update(template)
+    catalog.msgid_bugs_address = template.msgid_bugs_address
     prefill_theme(catalog, set())
     files.write_atomically(path, po.to_bytes(catalog))
     return path
@@ -330,6 +394,10 @@ def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
         revision_date=template.creation_date,
         charset="utf-8",
         fuzzy=False,
+        header_comment=(
+            f"# {locale.english_name} translations of the {template.project} pages.\n"
+            f"# This file is distributed under the same license as the {template.project} project."
+        ),
     )
     set_plural_forms(catalog, rule)
     return catalog

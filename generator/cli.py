@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import MAX_LINE, Location, RulesdocError, display_path, printable, short
 from generator.project import Project
 from generator.rules import load_rules
 
@@ -341,8 +341,17 @@ def _drop_stdout() -> None:
     os.close(devnull)
 
 
+class _PrintableFormatter(logging.Formatter):
+    """A warning may quote catalog or rules text: one bounded line, control characters escaped."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return short(printable(" ".join(super().format(record).split())), MAX_LINE)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(format="rulesdoc: warning: %(message)s", level=logging.WARNING)
+    handler = logging.StreamHandler()
+    handler.setFormatter(_PrintableFormatter("rulesdoc: warning: %(message)s"))
+    logging.basicConfig(handlers=[handler], level=logging.WARNING)
     try:
         if sys.stdout is None:  # started with it closed (`>&-`): whatever we wrote would be lost
             raise RulesdocError("standard output is closed; nothing was done (send it to /dev/null)", STDOUT)

@@ -6,6 +6,7 @@ CLI, the MkDocs glue and CI annotations can all show it without a traceback.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,8 +37,8 @@ class RulesdocError(Exception):
         return _restore, (type(self), self.args, self.__dict__)
 
     def __str__(self) -> str:
-        text = " ".join(self.message.split())  # always one line
-        return f"{self.location}: {text}" if self.location else text
+        text = " ".join(self.message.split())  # always one line, and a short one
+        return short(printable(f"{self.location}: {text}" if self.location else text), MAX_LINE)
 
 
 def _restore(kind: type[RulesdocError], args: tuple[Any, ...], state: dict[str, Any]) -> RulesdocError:
@@ -55,7 +56,24 @@ class Refusal(RulesdocError):
         self.lines = lines
 
     def __str__(self) -> str:
-        return "\n  ".join([" ".join(self.message.split()), *self.lines])
+        lines = [" ".join(self.message.split()), *self.lines]
+        return "\n  ".join(short(printable(line), MAX_LINE) for line in lines)
+
+
+# C0 controls but tab and newline, DEL, and C1 controls: what a terminal may act on (ESC starts
+# title-setting and conceal sequences, CSI U+009B too; BEL rings). Shown as Python escapes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+MAX_LINE = 1000  # characters of one error line: a value echoed in full could be megabytes
+
+
+def printable(text: str) -> str:
+    """Text safe to print on a terminal: control characters but tab and newline escaped (``\\x1b``)."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def short(text: str, width: int = 60) -> str:
+    """A value as echoed in a message: at most ``width`` characters, cut with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def display_path(path: Path | str) -> str:

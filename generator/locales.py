@@ -15,6 +15,7 @@ and its minimum grouping digits (``pt_PT`` writes ``2500`` but ``12 500``).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Literal
@@ -23,7 +24,7 @@ from babel import Locale, UnknownLocaleError, localedata
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
-from generator.errors import Location, RulesdocError
+from generator.errors import Location, RulesdocError, short
 
 SOURCE_LANGUAGE = "en"
 ListStyle = Literal["standard", "or"]  # "2, 3 and 4" / "2, 3 or 4"
@@ -40,7 +41,7 @@ def canonical(code: str, where: Location | None = None) -> str:
     """``zh-hant`` → ``zh_Hant``, ``pt-br`` → ``pt_BR``; refuse junk and what CLDR lacks."""
     match = _CODE.fullmatch(code)
     if match is None:
-        shown = code if len(code) <= 30 else code[:27] + "..."
+        shown = short(code, 30)
         raise RulesdocError(
             f"{shown!r} is not a language code: write a CLDR code such as fr, pt_BR or zh_Hant", where
         )
@@ -72,6 +73,66 @@ def own_name(locale: Locale, fallback: str) -> str:
     language = Locale(locale.language, script=locale.script)
     name = language.get_display_name(language) or fallback
     return name[:1].upper() + name[1:]
+
+
+def writes_without_spaces(locale: Locale) -> bool:
+    """Whether the language runs its words together (Japanese, Chinese, Thai), from CLDR: its
+    list of two ("A、B", "A和B", "AและB") puts no space between the items and the word joining
+    them, where a spaced language writes "A and B", "A 및 B"."""
+    pattern = locale.list_patterns.get("standard", {}).get("2", "{0}, {1}")
+    between = pattern.split("{0}", 1)[-1].split("{1}", 1)[0]
+    return bool(between) and not between[0].isspace() and not between[-1].isspace()
+
+
+def wide(char: str) -> bool:
+    """A character of the East Asian scripts set in full-width cells (kana, ideographs, their
+    punctuation "。", "、", "〜"), Hangul aside: Unicode's East Asian Width, by which CSS removes
+    a line break between two of them (CSS Text 3, segment break transformation)."""
+    return unicodedata.east_asian_width(char) in ("W", "F") and not 0xAC00 <= ord(char) <= 0xD7A3
+
+
+# A line of Markdown that is part of a paragraph: not a heading, table row, block marker
+# ("/// table-caption"), quote, HTML block or list item.
+_BLOCK_LINE = re.compile(r"\s*(?:[#|/<>]|[-*+]\s|\d+[.)]\s)")
+
+
+def close_sentence_gaps(markdown: str, locale: Locale) -> str:
+    """A page's Markdown with no space between sentences where the language writes none.
+
+    Every sentence is a message of its own on a line of its own: Markdown keeps the line break,
+    and browsers show it as a space ("10です。 できるだけ"). In a language CLDR says runs its
+    words together, a line break inside a paragraph goes where a wide character ends the line
+    ("。"): an English sentence shown in its place (untranslated) keeps its space, and so does
+    Thai, whose sentences end in a letter and are parted by a space.
+    """
+    if not writes_without_spaces(locale):
+        return markdown
+    lines = markdown.split("\n")
+    joined: list[str] = []
+    for line in lines:
+        previous = joined[-1] if joined else ""
+        if (
+            previous
+            and line.strip()
+            and wide(previous[-1])
+            and not _BLOCK_LINE.match(previous)
+            and not _BLOCK_LINE.match(line)
+        ):
+            joined[-1] = previous + line.lstrip()
+        else:
+            joined.append(line)
+    return "\n".join(joined)
+
+
+def sentences(text: str, locale: Locale) -> str:
+    """Sentences given one a line, on one line (a table cell): parted by a space, or by nothing
+    after a wide character in a language that writes no spaces (:func:`close_sentence_gaps`)."""
+    spaceless = writes_without_spaces(locale)
+    out = ""
+    for line in (line.strip() for line in text.splitlines()):
+        if line:
+            out += ("" if not out or (spaceless and wide(out[-1])) else " ") + line
+    return out
 
 
 def direction(locale: Locale) -> str:
@@ -132,6 +193,10 @@ class Formatter:
             float(value), locale=self.locale, decimal_quantization=not exact, numbering_system=self.system
         )
         return self._native(text)
+
+    def sentences(self, text: str) -> str:
+        """Sentences given one a line, on one line, parted as the language parts them."""
+        return sentences(text, self.locale)
 
     def list(self, items: Sequence[str], style: ListStyle = "standard") -> str:
         """``"2, 3 and 4"``; ``style="or"`` for alternatives: ``"2, 3 or 4"``."""

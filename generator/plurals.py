@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from babel import Locale
 from babel.messages.plurals import get_plural
 
+from generator.errors import short
+
 MAX_FORMS = 6  # CLDR's most (Arabic, Welsh): more is a mistake, and Babel would pad every entry
 MAX_EXPRESSION = 400  # characters: the longest CLDR rule in gettext form is ~200
 MAX_NESTING = 40
@@ -67,10 +69,10 @@ def parse(header: str) -> PluralForms:
     """Parse ``nplurals=N; plural=EXPR;``; raise :class:`PluralFormsError` for anything else."""
     match = _HEADER.fullmatch(header)
     if match is None:
-        raise PluralFormsError(f"Plural-Forms {header!r} is not 'nplurals=N; plural=EXPRESSION;'")
+        raise PluralFormsError(f"Plural-Forms {short(header)!r} is not 'nplurals=N; plural=EXPRESSION;'")
     digits, text = match.group(1), " ".join(match.group(2).split())
     if len(digits) > 2 or not 1 <= int(digits) <= MAX_FORMS:
-        shown = digits if len(digits) <= 12 else digits[:9] + "..."
+        shown = short(digits, 12)
         raise PluralFormsError(f"nplurals={shown}: a language has 1 to {MAX_FORMS} plural forms (CLDR)")
     count = int(digits)
     if len(text) > MAX_EXPRESSION:

@@ -20,7 +20,7 @@ import jinja2
 from jinja2 import nodes
 
 from generator import files, po
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, short
 from generator.i18n import (
     CatalogStats,
     Language,
@@ -30,7 +30,7 @@ from generator.i18n import (
     discover_languages,
     judge_catalog,
 )
-from generator.locales import Formatter
+from generator.locales import Formatter, close_sentence_gaps
 from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
@@ -221,13 +221,14 @@ class Workspace:
             if catalog is not None and verdict is not None and verdict.problems:
                 problem = verdict.problems[0]
                 return RulesdocError(
-                    f"translation of {miss.key[0]!r} refused ({problem.rule.value}): {problem.text}",
+                    f"translation of {short(miss.key[0])!r} refused ({problem.rule.value}): {problem.text}",
                     Location(catalog.shown, catalog.line_of(miss.key)),
                 )
         first = result.missed[0]
         where = f" (asked for at {first.where})" if first.where else ""
         return RulesdocError(
-            f"{len(result.missed)} message(s) the pages use are untranslated or fuzzy, first {first.key[0]!r}"
+            f"{len(result.missed)} message(s) the pages use are untranslated or fuzzy, "
+            f"first {short(first.key[0])!r}"
             f"{where}: translate them, or run `make update` if messages.pot is new",
             Location(catalog.shown if catalog else display_path(self.project.pot)),
         )
@@ -259,6 +260,8 @@ class Workspace:
                     raise
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
                     raise template_error(error, self.project.templates, name) from None
+                # One line per sentence in the template; no space between them in Japanese.
+                text = close_sentence_gaps(text, language.locale)
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))

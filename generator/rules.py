@@ -23,7 +23,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator import files
 from generator.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, short
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
 
 T = TypeVar("T")
@@ -150,7 +150,7 @@ def _construct_scalar(node: ScalarNode) -> object:
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
     value = _scalar(node, source, what)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise source.error(node, f"{what} must be a whole number, not {node.value!r}")
+        raise source.error(node, f"{what} must be a whole number, not {short(node.value)!r}")
     if value < minimum:
         bound = "positive" if minimum == 1 else f"at least {minimum}"
         raise source.error(node, f"{what} must be {bound}, not {value}")
@@ -162,7 +162,7 @@ def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
 def _boolean(node: Node, source: Source, what: str) -> bool:
     value = _scalar(node, source, what)
     if not isinstance(value, bool):
-        raise source.error(node, f"{what} must be true or false, not {node.value!r}")
+        raise source.error(node, f"{what} must be true or false, not {short(node.value)!r}")
     return value
 
 
@@ -197,11 +197,11 @@ def _mapping(
         if not isinstance(key, str) or key_node.tag != "tag:yaml.org,2002:str":
             raise source.error(key_node, f"{what}: keys must be plain names")
         if key in found:
-            raise source.error(key_node, f"duplicate key {key!r} in {what}")
+            raise source.error(key_node, f"duplicate key {short(key)!r} in {what}")
         if key not in allowed:
             close = difflib.get_close_matches(key, allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(allowed)}"
-            raise source.error(key_node, f"unknown key {key!r} in {what}{hint}")
+            raise source.error(key_node, f"unknown key {short(key)!r} in {what}{hint}")
         found[key] = value_node
     missing = [key for key in required if key not in found]
     if missing:
@@ -273,7 +273,9 @@ def _example(node: Node, source: Source, index: int) -> Example:
     fields = _mapping(node, source, what, ("id", "title", "situation"), ("note", "illustrates"))
     example_id = _text(fields["id"], source, "id")
     if not _ID_PATTERN.match(example_id):
-        raise source.error(fields["id"], f"example id {example_id!r} must be lowercase words joined by '-'")
+        raise source.error(
+            fields["id"], f"example id {short(example_id)!r} must be lowercase words joined by '-'"
+        )
     illustrates = None
     if "illustrates" in fields:
         name = _text(fields["illustrates"], source, "illustrates")
@@ -281,7 +283,7 @@ def _example(node: Node, source: Source, index: int) -> Example:
         if name not in names:
             close = difflib.get_close_matches(name, names, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(names)}"
-            raise source.error(fields["illustrates"], f"unknown rule {name!r}{hint}")
+            raise source.error(fields["illustrates"], f"unknown rule {short(name)!r}{hint}")
         illustrates = Reason(name)
     return Example(
         id=example_id,
@@ -327,12 +329,13 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
     raw_fraction = _scalar(fraction_node, source, "never_opened.cap_target_fraction")
     if isinstance(raw_fraction, bool) or not isinstance(raw_fraction, (int, float)):
         raise source.error(
-            fraction_node, f"never_opened.cap_target_fraction must be a number, not {fraction_node.value!r}"
+            fraction_node,
+            f"never_opened.cap_target_fraction must be a number, not {short(fraction_node.value)!r}",
         )
     if not math.isfinite(raw_fraction):
         raise source.error(
             fraction_node,
-            f"never_opened.cap_target_fraction must be a finite number, not {fraction_node.value!r}",
+            f"never_opened.cap_target_fraction must be a finite number, not {short(fraction_node.value)!r}",
         )
     fraction = Fraction(str(raw_fraction))
     if not 0 < fraction <= 1:

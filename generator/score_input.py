@@ -39,7 +39,7 @@ from yaml.resolver import Resolver
 from yaml.scanner import ScannerError
 
 from generator import files
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, short
 from generator.model import Round
 
 # The node readers of rules.py, so that a round read here fails with the same words as there.
@@ -235,7 +235,7 @@ class RoundStream:
         if event.anchor is not None and event.anchor in loader.anchors:
             first = loader.anchors[event.anchor].start_mark
             raise ComposerError(
-                f"found duplicate anchor {event.anchor!r}; first occurrence", first,
+                f"found duplicate anchor {short(event.anchor)!r}; first occurrence", first,
                 "second occurrence", event.start_mark,
             )  # fmt: skip
         self._next()

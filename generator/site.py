@@ -29,6 +29,7 @@ import logging
 import posixpath
 import re
 import shutil
+import urllib.parse
 from pathlib import Path
 from typing import Literal
 
@@ -45,7 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 from mkdocs.utils.templates import TemplateContext
 
-from generator import aside, files, rootfiles, sitebuild, theme
+from generator import aside, files, publishing, rootfiles, sitebuild, theme
 from generator.errors import RulesdocError, display_path
 from generator.i18n import Language
 from generator.languagesites import LanguageSite, Rendering, prepare, theme_language
@@ -171,19 +172,70 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             {"name": language.name, "lang": language.tag, "link": counterpart(here, language, page.url)}
             for language in rendering.languages
         ]
+        if build is not None:  # the reader's palette is the site's, not the language's
+            config.extra["scope"] = publishing.palette_scope(str(context.get("base_url") or "."))
         return context
+
+    def on_template_context(
+        self, context: TemplateContext, /, *, template_name: str, config: MkDocsConfig
+    ) -> TemplateContext:
+        """A 404 page has the switcher too (to every language's 404 page), and its script knows
+        the languages' folders (:mod:`generator.publishing`)."""
+        if template_name != "404.html" or self.site is None:
+            return context
+        rendering = self._rendering()
+        here = self.site.language
+        config.extra["alternate"] = [
+            {"name": language.name, "lang": language.tag, "link": counterpart(here, language, "404.html")}
+            for language in rendering.languages
+        ]
+        # Relative URLs, made the site root's by its script wherever the host shows it (MkDocs
+        # makes them absolute from site_url's path, or from "/": wrong under /REPO/).
+        context["base_url"] = "."
+        root_url = self._root_url(config)
+        config.extra["rulesdoc_not_found"] = {
+            "folders": [language.tag for language in rendering.languages if not language.is_source],
+            "here": "" if here.is_source else here.tag,
+            "root": urllib.parse.urlsplit(root_url).path if root_url else None,
+        }
+        return context
+
+    def _rendering(self) -> Rendering:
+        build = sitebuild.current()
+        rendering = build.rendering if build is not None else self.rendering
+        assert rendering is not None
+        return rendering
+
+    def _root_url(self, config: MkDocsConfig) -> str | None:
+        """The site root's address (``site_url`` as the main build has it), or None."""
+        build = sitebuild.current()
+        url = build.site_url if build is not None else config.site_url
+        return (url if url.endswith("/") else url + "/") if url else None
+
+    def _hreflang(self, output: str, page_url: str, config: MkDocsConfig) -> str:
+        """The page's hreflang links with the ``x-default``; absolute with ``site_url``."""
+        rendering = self._rendering()
+        root = self._root_url(config)
+        absolute = (
+            {language.tag: root + language_root(language) + page_url for language in rendering.languages}
+            if root
+            else None
+        )
+        return publishing.hreflang_links(output, rendering.languages[0].tag, absolute)
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         if sitebuild.current() is None and self.rendering is not None and not self.serving:
             # The theme is compiled now: the language builds start, beside the source's.
             sitebuild.start_languages(config, self.rendering)
-        output = compact_alternates(output)
+        output = self._hreflang(compact_alternates(output), page.url, config)
         return self._finish(output)
 
     def on_post_template(self, output_content: str, /, *, template_name: str, config: MkDocsConfig) -> str:
         """The theme's own pages (404.html) too: they are no Markdown page."""
         if not template_name.endswith(".html"):
             return output_content  # sitemap.xml
+        if template_name == "404.html":
+            output_content = self._hreflang(compact_alternates(output_content), "404.html", config)
         return self._finish(output_content)
 
     def _finish(self, output: str) -> str:
@@ -218,6 +270,12 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
                 raise broken
         except RulesdocError as error:
             raise PluginError(str(error)) from None
+        if config.site_url:  # every language's pages in the root sitemap, for crawlers given it
+            publishing.write_sitemap(
+                Path(config.site_dir),
+                config.site_url,
+                [(language.tag, language_root(language)) for language in self.rendering.languages],
+            )
         if config.strict and _warnings_counted():
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
         if self.final_site_dir is not None:

@@ -22,9 +22,10 @@ def fill(
     path: Path,
     header: str | None = None,
     theme: str = "mark",
-    words: Mapping[str, str] | None = None,
+    words: Mapping[str, str | tuple[str, ...]] | None = None,
 ) -> None:
-    """Every message translated: English text (or ``words``), plural forms as the header has.
+    """Every message translated: English text (or ``words``: a plural message by its singular,
+    as a tuple of its forms), plural forms as the header has.
 
     ``theme``: "mark" writes the theme's strings «…» (to tell them on a page), "keep" keeps what
     `catalog init` prefilled from Material and marks only the rest.
@@ -36,9 +37,11 @@ def fill(
     for message in catalog:
         if not message.id:
             continue
-        if isinstance(message.id, tuple):
+        if isinstance(message.id, tuple) and words and isinstance(words.get(message.id[0]), tuple):
+            message.string = words[message.id[0]]
+        elif isinstance(message.id, tuple):
             message.string = (message.id[0],) + (message.id[1],) * (catalog.num_plurals - 1)
-        elif words and message.id in words:
+        elif words and isinstance(words.get(message.id), str):
             message.string = words[message.id]
         elif message.context == THEME_CONTEXT:
             message.string = message.string if (theme == "keep" and message.string) else marked(message.id)

@@ -27,6 +27,12 @@ from generator.i18n import (
 from generator.render import Project, Workspace, render_all
 
 
+def unwrap(path: Path) -> None:
+    """Each string of a catalog on one line (gettext's --no-wrap), so that a test can edit it as text."""
+    loaded = po.load(path)
+    path.write_bytes(po.to_bytes(loaded.catalog, loaded.headers, width=1 << 30))
+
+
 def edit_catalog(locales: Path, code: str, edit) -> None:  # type: ignore[no-untyped-def]
     path = catalog_path(locales, code)
     with path.open("rb") as handle:
@@ -168,6 +174,7 @@ def test_a_catalog_cannot_inject_markup(project_copy: Path) -> None:
 def test_a_broken_placeholder_is_refused_not_a_crash(project_copy: Path) -> None:
     locales = project_copy / "locales"
     path = catalog_path(locales, "da")
+    unwrap(path)
     text = path.read_text("utf-8")
     msgstr = text.index("%(joker)s", text.index('msgstr "Rundens vinder'))
     path.write_text(text[:msgstr] + "%(jokr)s" + text[msgstr + len("%(joker)s") :], "utf-8")
@@ -305,6 +312,7 @@ def test_update_refuses_a_template_that_lost_most_messages(project_copy: Path) -
 def test_update_sets_cldrs_plural_header_on_request_keeping_each_forms_meaning(project_copy: Path) -> None:
     locales = project_copy / "locales"
     path = catalog_path(locales, "pt")
+    unwrap(path)
     text = path.read_text("utf-8").replace(
         "nplurals=3; plural=(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2);",
         "nplurals=2; plural=(n != 1);",

@@ -20,6 +20,7 @@ import yaml
 
 from generator import cli, lint, pseudo
 from generator import placeholders as printf
+from generator import po as catalog_file
 from generator.i18n import discover_languages
 from generator.lint.inputs import gather
 from generator.lint.messages import whole_word
@@ -66,7 +67,15 @@ def po(root: Path, code: str) -> Path:
     return root / "locales" / code / "LC_MESSAGES" / "messages.po"
 
 
+def unwrap(path: Path) -> None:
+    """Each string of a catalog on one line (gettext's --no-wrap), so that a test can edit it as text."""
+    loaded = catalog_file.load(path)
+    path.write_bytes(catalog_file.to_bytes(loaded.catalog, loaded.headers, width=1 << 30))
+
+
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    if path.suffix in (".po", ".pot"):
+        unwrap(path)
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, count), encoding="utf-8")
@@ -458,6 +467,7 @@ def test_markup_silent_on_plain_text(project: Path) -> None:
 def test_a_conventional_plural_header_is_a_warning_and_the_page_follows_it(project: Path) -> None:
     # What GNU msginit gives Portuguese: two forms, where CLDR has three ("many" for a million).
     catalog = po(project, "pt")
+    unwrap(catalog)
     text = catalog.read_text(encoding="utf-8")
     text = text.replace(
         "nplurals=3; plural=(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2);",
@@ -840,13 +850,14 @@ def test_workflow_runs_real_commands() -> None:
         for line in step["run"].splitlines()
         if line.strip() and not line.strip().startswith(("#", "export "))
     ]
-    assert "python -m generator check --format github" in commands
+    assert "rulesdoc check --format github" in commands
     assert "mkdocs build --strict" in commands
     for command in commands:
         words = command.split()
-        if words[:3] == ["python", "-m", "generator"]:
+        tool_words = words[3:] if words[:3] == ["python", "-m", "generator"] else words[1:]
+        if words[0] == "rulesdoc" or words[:3] == ["python", "-m", "generator"]:
             with pytest.raises(SystemExit) as help_exit:
-                cli._parser().parse_args([*words[3:], "--help"])
+                cli._parser().parse_args([*tool_words, "--help"])
             assert help_exit.value.code == 0, command
         elif words[0] == "mkdocs":
             mkdocs = Path(sys.executable).parent / "mkdocs"

@@ -344,7 +344,7 @@ def break_with_huge_integer(root: Path) -> Callable[[], None]:
 def break_with_bad_charset(root: Path) -> Callable[[], None]:
     catalog = root / DANISH_PO
     good = catalog.read_text("utf-8")
-    edit(catalog, "charset=utf-8", "charset=klingon")
+    edit(catalog, "charset=UTF-8", "charset=klingon")
     return lambda: catalog.write_text(good, "utf-8")
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
 import subprocess
 import sys
 import urllib.parse
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,8 @@ from generator import catalogs
 from generator.i18n import catalog_path
 
 PAGES = ("index.html", "scoring.html", "translation-status.html", "404.html")
+SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML = "http://www.w3.org/1999/xhtml"
 pytestmark = pytest.mark.slow
 
 
@@ -212,6 +216,60 @@ def test_a_site_url_gives_every_language_its_own_canonical_addresses(tmp_path: P
         assert f"<loc>{prefix}scoring.html</loc>" in (language_dir(site, code) / "sitemap.xml").read_text(
             "utf-8"
         )
+    # Search engines: every page names itself in every language, absolute, and the x-default.
+    for code in PUBLISHED:
+        for page in PAGES:
+            html = read(site, code, page)
+            links = re.findall(r'<link rel="alternate" href="([^"]*)" hreflang="([^"]*)">', html)
+            want = [(address(other, page), other) for other in PUBLISHED] + [
+                (address("en", page), "x-default")
+            ]
+            assert sorted(links) == sorted(want), (code, page, links)
+    # One root sitemap: every language's pages, each with every language's address of it.
+    tree = ElementTree.parse(site / "sitemap.xml").getroot()
+    entries = {
+        url.findtext(f"{{{SITEMAP}}}loc"): sorted(
+            (link.get("hreflang"), link.get("href")) for link in url.findall(f"{{{XHTML}}}link")
+        )
+        for url in tree.findall(f"{{{SITEMAP}}}url")
+    }
+    pages = [page for page in PAGES if page != "404.html"]
+    assert sorted(entries) == sorted(address(code, page) for code in PUBLISHED for page in pages)
+    for loc, alternates in entries.items():
+        page = loc.rpartition("/")[2]
+        want = sorted(
+            [(code, address(code, page)) for code in PUBLISHED] + [("x-default", address("en", page))]
+        )
+        assert alternates == want, loc
+    with gzip.open(site / "sitemap.xml.gz") as packed:
+        assert packed.read() == (site / "sitemap.xml").read_bytes()
+
+
+def address(code: str, page: str) -> str:
+    return "https://example.org/help/" + ("" if code == "en" else f"{code}/") + page
+
+
+@pytest.mark.parametrize("code", PUBLISHED)
+def test_every_404_page_has_the_switcher_and_the_x_default(site: Path, code: str) -> None:
+    """To every language's 404 page; relative to its own folder (its script makes them the site
+    root's wherever a host shows it: tests/browser/test_publishing.py)."""
+    html = read(site, code, "404.html")
+    links = dict(
+        (tag, href)
+        for href, tag in re.findall(r'<a href="([^"]+)" hreflang="([^"]+)" class="md-select__link">', html)
+    )
+    assert sorted(links) == sorted(PUBLISHED)
+    for tag, href in links.items():
+        assert (language_dir(site, code) / href).resolve() == (language_dir(site, tag) / "404.html").resolve()
+    assert re.search(r'<link rel="alternate" href="[^"]*" hreflang="x-default">', html)
+    assert 'href="/' not in html  # no address from the host's root: wrong under /REPO/
+
+
+@pytest.mark.parametrize("code", [code for code in PUBLISHED if code != "en"])
+def test_the_palette_is_kept_for_the_whole_site(site: Path, code: str) -> None:
+    """Material keeps the reader's palette under its scope: a language's pages name the site root."""
+    for page in PAGES[:-1]:
+        assert '__md_scope=new URL("./..",location)' in read(site, code, page), page
 
 
 def test_a_page_links_the_docs_folders_files_in_every_language(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 
 from generator import catalogs, plurals, po
-from generator.errors import display_path
+from generator.errors import display_path, short
 from generator.lint.inputs import GLOSSARY_NAME, Subject
 from generator.lint.model import Finding, Severity, check
 from generator.messages import Rule, Status
@@ -177,12 +177,14 @@ def glossary_coverage(subject: Subject) -> Iterator[Finding]:
     for concept in subject.shared.concepts:
         if not subject.glossary.get(concept):
             yield subject.finding(
-                f"the glossary has no term for the concept {concept!r}", severity=Severity.WARNING, path=path
+                f"the glossary has no term for the concept {short(concept)!r}",
+                severity=Severity.WARNING,
+                path=path,
             )
     for concept in subject.glossary:
         if concept not in subject.shared.concepts:
             yield subject.finding(
-                f"concept {concept!r} is not in locales/{GLOSSARY_NAME}: it is never checked",
+                f"concept {short(concept)!r} is not in locales/{GLOSSARY_NAME}: it is never checked",
                 severity=Severity.WARNING,
                 path=path,
             )

@@ -11,7 +11,7 @@ import yaml
 from babel.messages.catalog import Catalog, Message
 
 from generator import catalogs, files
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, short
 from generator.i18n import SOURCE, CatalogStats, Language
 from generator.lint.model import Finding, Severity
 from generator.locales import SOURCE_LANGUAGE
@@ -209,6 +209,6 @@ def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, 
         if isinstance(found, str):
             found = [found]
         if not isinstance(found, list) or not all(isinstance(f, str) and f.strip() for f in found):
-            raise RulesdocError(f"glossary concept {concept!r}: expected a list of {what}", where)
+            raise RulesdocError(f"glossary concept {short(concept)!r}: expected a list of {what}", where)
         glossary[str(concept)] = tuple(f.strip() for f in found)
     return glossary

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Message
 
-from generator.errors import Location
+from generator.errors import Location, printable, short
 
 if TYPE_CHECKING:
     from generator.lint.inputs import Subject
@@ -47,11 +47,7 @@ class Finding:
     def line_text(self) -> str:
         """The finding as one line: the same words in ``check`` and in the build's error."""
         msgid = f" {short(self.msgid)!r}:" if self.msgid else ""
-        return f"{self.where}: {self.severity.value}: [{self.check}]{msgid} {self.message}"
-
-
-def short(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+        return printable(f"{self.where}: {self.severity.value}: [{self.check}]{msgid} {self.message}")
 
 
 SubjectCheck = Callable[["Subject"], Iterable[Finding]]

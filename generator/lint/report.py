@@ -6,7 +6,8 @@ import dataclasses
 import json
 from collections.abc import Callable
 
-from generator.lint.model import Report, short
+from generator.errors import printable, short
+from generator.lint.model import Report
 
 
 def verdict(report: Report) -> str:
@@ -20,11 +21,11 @@ def format_text(report: Report) -> str:
         mine = [f for f in report.findings if f.locale == summary.code]
         if not mine:
             continue
-        out.append(f"{summary.code} ({summary.name}): {summary.path}")
+        out.append(printable(f"{summary.code} ({summary.name}): {summary.path}"))
         for finding in mine:
             out.append("  " + finding.line_text())
             if finding.detail:
-                out.extend("    " + line for line in finding.detail.splitlines())
+                out.extend("    " + printable(line) for line in finding.detail.splitlines())
         out.append("")
     out += [table(report), "", verdict(report)]
     return "\n".join(out)
@@ -78,10 +79,11 @@ def format_github(report: Report) -> str:
             properties.append(f"line={f.line}")
         properties.append(f"title={_escape_property(f'rulesdoc {f.check} ({f.locale})')}")
         msgid = f"{short(f.msgid)!r}: " if f.msgid else ""
-        out.append(f"::{f.severity.value} {','.join(properties)}::{_escape_data(msgid + f.message)}")
+        line = f"::{f.severity.value} {','.join(properties)}::{_escape_data(msgid + f.message)}"
+        out.append(printable(line))
     for f in report.findings:
         if f.detail:
-            out += [f"::group::{_escape_data(f.where)}", f.detail, "::endgroup::"]
+            out += [f"::group::{_escape_data(f.where)}", printable(f.detail), "::endgroup::"]
     out += [table(report), verdict(report)]
     return "\n".join(out)
 

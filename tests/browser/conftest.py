@@ -224,7 +224,11 @@ def site_languages(site: Path) -> list[SiteLanguage]:
     catalogs (right-to-left, CJK...) is covered by every test that iterates over these.
     """
     home = (site / "index.html").read_text("utf-8")
-    found = [SiteLanguage(tag, href.rpartition("index.html")[0]) for href, tag in _ALTERNATE.findall(home)]
+    found = [
+        SiteLanguage(tag, href.rpartition("index.html")[0])
+        for href, tag in _ALTERNATE.findall(home)
+        if tag != "x-default"  # the source language's page once more, for search engines
+    ]
     assert found, f"no <link rel=alternate hreflang> in {site / 'index.html'}: no languages found"
     return found
 

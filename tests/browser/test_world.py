@@ -1,16 +1,19 @@
 """A right-to-left page and a CJK page, in a real browser: the language issue's new scripts.
 
 A copy of the project gets Hebrew (right-to-left), Arabic (right-to-left, its own digits
-none: CLDR's Arabic writes Latin ones) and Traditional Chinese (a script subtag, CJK
-glyphs) through `catalog init`, their theme chrome prefilled from Material and a few
+none: CLDR's Arabic writes Latin ones), Traditional Chinese (a script subtag, CJK
+glyphs) and Japanese (no spaces between sentences, "〜") through `catalog init`, their theme chrome prefilled from Material and a few
 headings translated, and is built strictly and served like the published site.
 """
 
 from __future__ import annotations
 
+import functools
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import copy_project
@@ -21,23 +24,57 @@ from generator import catalogs
 from . import axe_gate
 from .conftest import Problems, open_context, serving, site_languages
 from .test_accessibility import open_page
-from .test_layout import WIDTHS_JS, _platform_fonts
+from .test_layout import EXAMPLES_JS, NARROW, WIDTHS_JS, _platform_fonts, phone_layout_problems
+from .test_readme_images import MAX_BYTES, README_IMAGES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
-WORDS = {
+WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "he": {"Counting points": "ספירת נקודות", "In short": "בקצרה", "Permanent link": "קישור קבוע",
            "Made with %(name)s": "נבנה עם %(name)s", "404 - Not found": "404 - הדף לא נמצא",
            "Rami help": "עזרה ברמי"},
     "ar": {"Counting points": "حساب النقاط", "In short": "باختصار", "Permanent link": "رابط دائم",
            "Made with %(name)s": "صُنع باستخدام %(name)s", "404 - Not found": "404 - الصفحة غير موجودة",
-           "Rami help": "مساعدة رامي"},
+           "Rami help": "مساعدة رامي",
+           # The top of the scoring page, for the README's picture of it on a phone.
+           "%(points)s point": ("%(points)s نقطة", "%(points)s نقطة", "%(points)s نقطة", "%(points)s نقاط",
+                                "%(points)s نقطة", "%(points)s نقطة"),
+           "The winner of the round scores zero points. Every other player scores the value of the cards left in their hand: the joker %(joker)s, the ace %(ace)s, the face cards %(face)s.":
+               "الفائز في الجولة يسجّل صفر نقاط. ويسجّل كل لاعب آخر قيمة الأوراق المتبقية في يده: الجوكر %(joker)s، والآص %(ace)s، والصور %(face)s.",
+           "The aim is to score as few points as possible: when someone reaches the target, the lowest total wins.":
+               "الهدف هو تسجيل أقل عدد ممكن من النقاط: عندما يبلغ أحد اللاعبين الهدف، يفوز صاحب أدنى مجموع.",
+           "The cards left in hand": "الأوراق المتبقية في اليد", "Card": "الورقة", "Points": "النقاط",
+           "Joker": "الجوكر", "Ace": "الآص", "Jack, queen, king": "الولد والبنت والشايب",
+           "Two to ten": "من 2 إلى 10", "the card's value": "قيمة الورقة",
+           "Value of the cards left in hand at the end of the round": "قيمة الأوراق المتبقية في اليد عند نهاية الجولة",
+           "Note: in hand, the ace and the joker cost more than when they are laid down.":
+               "ملاحظة: الآص والجوكر في اليد أغلى منهما عند إنزالهما على الطاولة.",
+           "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
+               "الآص الذي لا يساوي إلا نقطة واحدة في بداية السلسلة يكلّف %(ace)s إذا بقي في اليد."},
     "zh-Hant": {"Counting points": "計算分數", "In short": "簡而言之", "Permanent link": "永久連結",
                 "Made with %(name)s": "使用 %(name)s 製作", "404 - Not found": "404 - 找不到頁面",
                 "Rami help": "拉米說明"},
+    # Japanese: "〜" (a range, "2〜10") and sentences that follow one another without a space.
+    "ja": {"Counting points": "点数の数え方", "In short": "要点", "Permanent link": "固定リンク",
+           "Made with %(name)s": "%(name)s で作成", "404 - Not found": "404 - ページが見つかりません",
+           "Rami help": "ラミーのヘルプ", "Two to ten": "2〜10", "%(points)s point": ("%(points)s点",),
+           "The cards left in hand": "手札に残ったカード", "Card": "カード", "Points": "点数",
+           "Joker": "ジョーカー", "Ace": "エース", "Jack, queen, king": "ジャック、クイーン、キング",
+           "the card's value": "カードの数字", "Value of the cards left in hand at the end of the round":
+               "ラウンド終了時に手札に残ったカードの点数",
+           "The winner of the round scores zero points. Every other player scores the value of the cards left in their hand: the joker %(joker)s, the ace %(ace)s, the face cards %(face)s.":
+               "ラウンドの勝者は0点です。ほかのプレイヤーは手札に残ったカードの点数を得点します。ジョーカーは%(joker)s、エースは%(ace)s、絵札は%(face)s。",
+           "Note: in hand, the ace and the joker cost more than when they are laid down.":
+               "注：エースとジョーカーは、場に出したときより手札に残したときのほうが高くつきます。",
+           "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
+               "シーケンスの端で1点として使えるエースも、手札に残ると%(ace)s点になります。",
+           "The aim is to score as few points as possible: when someone reaches the target, the lowest total wins.":
+               "点数はできるだけ少なくするのが目標です。誰かが目標点に達したら、合計点の最も低い人が勝ちです。",
+           "Every opponent pays the value of the cards left in their hand.":
+               "相手は全員、手札に残ったカードの点数を払います。"},
 }  # fmt: skip
 
 
@@ -149,4 +186,125 @@ def test_the_accessibility_gate_holds_for_the_new_scripts(
     finally:
         context.close()
     assert not found, "\n".join(found)
+    problems.assert_none()
+
+
+# Every character a page shows, from its text (the theme's icons are drawn, not written).
+TEXT_JS = """() => document.body.innerText + document.title"""
+FONT_FOLDERS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+
+
+@functools.cache
+def installed_characters() -> frozenset[int]:
+    """Every character some installed font has a glyph for (fontTools reads their cmaps)."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    covered: set[int] = set()
+    for folder in FONT_FOLDERS:
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            suffix = path.suffix.lower()
+            if suffix not in (".ttf", ".otf", ".ttc", ".otc"):
+                continue
+            fonts = TTCollection(path).fonts if suffix in (".ttc", ".otc") else [TTFont(path, lazy=True)]
+            for font in fonts:
+                cmap = font.getBestCmap() if "cmap" in font else None
+                covered.update(cmap or ())
+    return frozenset(covered)
+
+
+def test_every_character_of_the_new_scripts_pages_has_a_glyph(
+    page: Page, problems: Problems, world_site: Path, world_url: str
+) -> None:
+    """No missing-glyph box: the installed fonts cover every character the pages show ("〜" was
+    one: the CJK font first installed for the tests lacks it)."""
+    covered = installed_characters()
+    missing: dict[str, set[str]] = {}
+    for language in site_languages(world_site):
+        if language.tag not in WORDS:
+            continue
+        for path in language.pages(world_site):
+            page.goto(world_url + path, wait_until="networkidle")
+            text = page.evaluate(TEXT_JS)
+            gaps = {ch for ch in text if not ch.isspace() and ch.isprintable() and ord(ch) not in covered}
+            if gaps:
+                missing[path] = gaps
+    assert not missing, {path: "".join(sorted(chars)) for path, chars in missing.items()}
+    problems.assert_none()
+
+
+def test_japanese_sentences_follow_one_another_without_a_space(page: Page, world_url: str) -> None:
+    page.goto(f"{world_url}ja/scoring.html", wait_until="networkidle")
+    text = page.locator("article").inner_text()
+    assert "目標です。誰か" in text  # inside one message
+    assert "。点数はできるだけ" in text, text[:400]  # two messages, one after the other
+
+
+# How wide the page is, and where the language menu is when open (its box, or null).
+PHONE_JS = """() => {
+    const menu = document.querySelector(".md-select__inner");
+    const r = menu && menu.getBoundingClientRect();
+    return {pageWidth: document.documentElement.scrollWidth, innerWidth, scrollX,
+            menu: r && [r.left, r.top, r.right, r.bottom]};
+}"""
+
+
+def mirrored(found: Any, width: float) -> Any:
+    """A right-to-left page's boxes ([left, top, right, bottom]) as in a mirror: its line starts
+    on the left then, so that the left-to-right checks of the layout apply."""
+    if isinstance(found, list) and len(found) == 4 and all(isinstance(x, (int, float)) for x in found):
+        return [width - found[2], found[1], width - found[0], found[3]]
+    if isinstance(found, list):
+        return [mirrored(item, width) for item in found]
+    if isinstance(found, dict):
+        return {key: mirrored(value, width) for key, value in found.items()}
+    return found
+
+
+@pytest.mark.parametrize("code", ["ar", "ja"])
+def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
+    browser: Browser, problems: Problems, world_site: Path, world_url: str, artifacts: Path, code: str
+) -> None:
+    """At 360 px no page scrolls sideways, with the language menu shut or open (it opens
+    inwards from its button, at the header's end in either direction), and the worked examples
+    read as blocks."""
+    language = next(language for language in site_languages(world_site) if language.tag == code)
+    context = open_context(
+        browser, problems, viewport={"width": NARROW, "height": 640}, device_scale_factor=1
+    )
+    found: list[str] = []
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        for path in language.pages(world_site):
+            page.goto(world_url + path, wait_until="networkidle")
+            shut = page.evaluate(PHONE_JS)
+            page.locator(".md-select .md-header__button").focus()
+            opened = page.evaluate(PHONE_JS)
+            for state, at in (("shut", shut), ("open", opened)):
+                if at["pageWidth"] > at["innerWidth"] + 1 or at["scrollX"] != 0:
+                    found.append(
+                        f"{path}, menu {state}: {at['pageWidth']} px wide, scrolled by {at['scrollX']}"
+                    )
+            menu = opened["menu"]
+            if menu is None or menu[0] < -1 or menu[2] > opened["innerWidth"] + 1:
+                found.append(f"{path}: the open language menu {menu} is not within the screen")
+            if path.endswith("scoring.html"):
+                page.locator(".md-select .md-header__button").blur()
+                layout = page.evaluate(EXAMPLES_JS)
+                if page.evaluate("document.documentElement.dir") == "rtl":
+                    layout = mirrored(layout, layout["innerWidth"])
+                found += phone_layout_problems(layout, f"{path} at {NARROW} px")
+                page.evaluate("window.scrollTo(0, 0)")  # the page's top: its heading, "In short", a table
+                page.wait_for_timeout(300)  # Material's header reacts to the scroll
+                shot = artifacts / f"readme-phone-{code}.png"
+                page.screenshot(path=shot)
+    finally:
+        context.close()
+    assert not found, "\n".join(found)
+    assert shot.stat().st_size <= MAX_BYTES, f"{shot.name} is too big to commit"
+    if os.environ.get("RULESDOC_README_IMAGES") == "1":  # the README's pictures (test_readme_images.py)
+        shutil.copyfile(shot, README_IMAGES / f"phone-{code}.png")
+    assert (README_IMAGES / f"phone-{code}.png").is_file(), (
+        f"run with RULESDOC_README_IMAGES=1 to create docs/readme/phone-{code}.png"
+    )
     problems.assert_none()

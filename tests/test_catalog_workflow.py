@@ -1,0 +1,288 @@
+"""Catalogs round-trip with the translators' tools: what msgcat, msgmerge, Poedit or pybabel
+write, ``catalog update`` turns back into the same bytes; headers say real things."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import catalogs, gettext_po, plurals, po
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
+needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")
+ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+
+
+def msgcat(data: bytes, *options: str) -> bytes:
+    return subprocess.run(["msgcat", *options, "-"], input=data, capture_output=True, check=True).stdout
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    """A copy of this project's inputs under git, to run tools on and diff."""
+    for name in ("locales", "templates"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    for name in ("babel.cfg", "mkdocs.yml", "pyproject.toml", "rules.yaml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    for leftover in (tmp_path / "locales").rglob("*.mo"):
+        leftover.unlink()
+    git = ["git", "-c", "user.email=t@example.org", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=tmp_path, check=True)
+    return tmp_path
+
+
+def update(project: Path, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "catalog", "update", *args],
+        cwd=project, env=ENV, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def diff(project: Path) -> str:
+    return subprocess.run(["git", "diff"], cwd=project, capture_output=True, text=True, check=True).stdout
+
+
+# ---------------------------------------------------------------- the writer is msgcat
+
+
+@needs_gettext
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.parent.parent.name if p.suffix == ".po" else "pot")
+def test_shipped_catalogs_are_what_msgcat_writes(path: Path) -> None:
+    data = path.read_bytes()
+    assert msgcat(data) == data
+    loaded = po.load(path)
+    assert po.to_bytes(loaded.catalog, loaded.headers) == data
+
+
+HARD_STRINGS = [
+    "A very long sentence that certainly goes past the seventy-nine columns of a line, and more.",
+    "Ends with a newline that must not be separated from the word before it at the edge of the line\n",
+    'Quotes "inside" and a backslash \\ and a tab\there, then words words words words words words',
+    "two\nlogical\nlines, the second one long enough to be filled over more than one line of the file",
+    "hyphen-ated-words-that-go-on-and-on-and-on-without-a-single-space-until-the-line-must-break-x",
+    "%(points)s points for %(count)d cards: the directives stay whole when the line is filled, always",
+    "पान का इक्का, चिड़ी की दुक्की और ईंट की बेगम: हिंदी के शब्द भी पंक्ति के अंत पर सही जगह टूटते हैं।",
+    "O jogador que fecha a mão ganha 20 pontos — e os outros pagam o valor das cartas (ás = 11).",
+    "Kortene tæller: es 11, billedkort 10, joker 20 …  og resten deres pålydende værdi, også 2–9.",
+    "A 1 234 567 € total, 50 % off, «quoted» and “curly” and ‘single’ marks ¿question? ¡bang!",
+    "x" * 100,
+    "",
+]
+
+
+@needs_gettext
+@pytest.mark.parametrize("prefix", ["", "#~ "])
+def test_strings_are_filled_as_msgcat_fills_them(prefix: str) -> None:
+    entries = [gettext_po.Entry("", ("Content-Type: text/plain; charset=UTF-8\n",))]
+    for index, text in enumerate(HARD_STRINGS):
+        entries.append(
+            gettext_po.Entry(
+                f"{index}: {text}",
+                (text[::-1] or "x",),
+                msgctxt="ctx" if index % 2 else None,
+                references=[(f"templates/some/long/path/name_{n}.md.j2", n * 7) for n in range(index)],
+                flags=("python-format", "fuzzy") if index % 3 == 0 else (),
+                previous=(text[:50],) if index % 3 == 0 else (),
+                translator_comments=("a translator's note",) if index % 4 == 0 else (),
+                extracted_comments=(
+                    "Translators: a long extracted comment is never wrapped by gettext " * 2,
+                ),
+                obsolete=bool(prefix),
+            )
+        )
+    entries.append(gettext_po.Entry("one card", ("um", "muitos", ""), msgid_plural="%(n)s cards"))
+    data = gettext_po.dumps(entries)
+    assert msgcat(data) == data
+
+
+def test_fill_breaks_at_spaces_before_the_limit() -> None:
+    # Worked by hand: `msgid "` takes 7 columns, a line holds 77 between its quotes.
+    lines = gettext_po.wrap("", "msgid", "word " * 20)
+    assert lines[0] == 'msgid ""'
+    assert lines[1] == '"' + "word " * 15 + '"'  # 75 columns; one more word would make 80
+    assert lines[2] == '"' + "word " * 5 + '"'
+
+
+def test_an_obsolete_entry_without_translation_is_dropped_as_gettext_does() -> None:
+    entries = [
+        gettext_po.Entry("kept", ("mantido",), obsolete=True),
+        gettext_po.Entry("gone", ("",), obsolete=True),
+    ]
+    text = gettext_po.dumps(entries).decode()
+    assert '#~ msgid "kept"' in text and "gone" not in text
+
+
+# ---------------------------------------------------------------- round trips through the tools
+
+
+@needs_gettext
+def test_msgcat_and_weblate_width_then_update_gives_no_diff(project: Path) -> None:
+    catalog = project / "locales/hi/LC_MESSAGES/messages.po"
+    for width in ("79", "77"):  # msgcat's and Poedit's width; Weblate's
+        catalog.write_bytes(msgcat(catalog.read_bytes(), "-w", width))
+        update(project, "--lang", "hi")
+        assert diff(project) == ""
+
+
+@needs_gettext
+def test_msgmerge_then_update_gives_no_diff(project: Path) -> None:
+    catalog = project / "locales/nl/LC_MESSAGES/messages.po"
+    subprocess.run(
+        ["msgmerge", "-q", "-U", "--backup=none", str(catalog), str(project / "locales/messages.pot")],
+        check=True,
+    )
+    update(project, "--lang", "nl")
+    assert diff(project) == ""
+
+
+def test_pybabel_update_then_update_gives_no_diff(project: Path) -> None:
+    pybabel = Path(sys.executable).with_name("pybabel")
+    subprocess.run(
+        [str(pybabel), "update", "-i", "locales/messages.pot", "-d", "locales", "-D", "messages", "-l", "pt"],
+        cwd=project, capture_output=True, check=True,
+    )  # fmt: skip
+    assert diff(project) != ""  # Babel fills at 76 and writes its own header
+    update(project, "--lang", "pt")
+    assert diff(project) == ""
+
+
+def test_a_poedit_save_keeps_its_headers_and_a_changed_entry_is_the_only_diff(project: Path) -> None:
+    catalog = project / "locales/da/LC_MESSAGES/messages.po"
+    text = catalog.read_text(encoding="utf-8")
+    text = text.replace(
+        '"Content-Transfer-Encoding: 8bit\\n"\n',
+        '"Content-Transfer-Encoding: 8bit\\n"\n"X-Generator: Poedit 3.4.2\\n"\n',
+        1,
+    )
+    text = text.replace('msgstr "Gå til indholdet"', 'msgstr "Spring til indholdet"', 1)
+    catalog.write_text(text, encoding="utf-8")
+    update(project, "--lang", "da")
+    changed = [
+        line for line in diff(project).splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")
+    ]
+    assert changed == [
+        '+"X-Generator: Poedit 3.4.2\\n"',
+        '-msgstr "Gå til indholdet"',
+        '+msgstr "Spring til indholdet"',
+    ]
+
+
+# ---------------------------------------------------------------- headers
+
+
+def test_headers_carry_real_values_and_no_template_text() -> None:
+    for path in CATALOGS:
+        text = path.read_text(encoding="utf-8")
+        for placeholder in (
+            "1970",
+            "ORGANIZATION",
+            "FIRST AUTHOR",
+            "EMAIL@ADDRESS",
+            "YEAR-MO-DA",
+            "LL@li.org",
+        ):
+            assert placeholder not in text, (path, placeholder)
+        fields = dict(po.load(path).headers)
+        assert fields["Project-Id-Version"] == "rulesdoc 0.1.0"  # pyproject.toml's name and version
+        assert "Generated-By" not in fields
+    pt = dict(po.load(ROOT / "locales/pt/LC_MESSAGES/messages.po").headers)
+    assert pt["Language"] == "pt_PT" and pt["Language-Team"].startswith("Portuguese (Portugal)")
+
+
+def test_the_bugs_address_comes_from_the_project(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "rami-help"\nversion = "2.3"\n[project.urls]\nIssues = "https://example.org/rami/issues"\n'
+    )
+    assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo(
+        "rami-help", "2.3", "https://example.org/rami/issues"
+    )
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nrepo_url: https://example.org/rami/\n")
+    assert catalogs.project_info(tmp_path).bugs == "https://example.org/rami/issues"
+
+
+def test_dates_change_only_when_an_entry_changes(project: Path) -> None:
+    env = {**ENV, "SOURCE_DATE_EPOCH": "1800000000"}  # a later commit
+    run = [sys.executable, "-m", "generator", "catalog"]
+    subprocess.run([*run, "extract"], cwd=project, env=env, check=True, capture_output=True)
+    subprocess.run([*run, "update"], cwd=project, env=env, check=True, capture_output=True)
+    assert diff(project) == ""  # same messages: no date moved
+    pot = project / "locales/messages.pot"
+    loaded = po.load(pot)
+    dropped = next(iter(loaded.messages()))
+    loaded.catalog.delete(dropped.id, context=dropped.context)
+    pot.write_bytes(po.to_bytes(loaded.catalog, loaded.headers))
+    subprocess.run([*run, "extract"], cwd=project, env=env, check=True, capture_output=True)
+    changed = [
+        line for line in diff(project).splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")
+    ]
+    old = next(
+        line for line in (ROOT / "locales/messages.pot").read_text().splitlines() if "POT-Creation" in line
+    )
+    assert changed == ["-" + old, '+"POT-Creation-Date: 2027-01-15 08:00+0000\\n"']
+
+
+def test_a_new_catalog_takes_the_template_date_not_today(project: Path) -> None:
+    path = catalogs.init(project / "locales", "sw", root=project)
+    fields = dict(po.load(path).headers)
+    template = dict(po.load(project / "locales/messages.pot").headers)
+    assert fields["PO-Revision-Date"] == fields["POT-Creation-Date"] == template["POT-Creation-Date"]
+    assert "EMAIL@ADDRESS" not in path.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- issue 21: 2 and 3
+
+
+def test_revived_theme_messages_keep_their_translation_and_count_once(project: Path) -> None:
+    catalog = project / "locales/pt/LC_MESSAGES/messages.po"
+    pot = project / "locales/messages.pot"
+    full = pot.read_bytes()
+    loaded = po.load(pot)
+    theme = [m for m in loaded.messages() if m.context == "theme"]
+    truncated = loaded.catalog
+    for message in theme:
+        truncated.delete(message.id, context=message.context)
+    pot.write_bytes(po.to_bytes(truncated, loaded.headers))
+    update(project, "--lang", "pt", "--force")
+    assert '#~ msgctxt "theme"' in catalog.read_text(encoding="utf-8")
+    pot.write_bytes(full)
+    said = update(project, "--lang", "pt")
+    assert f"{len(theme)} restored" in said and "new" not in said
+    assert diff(project) == ""  # every translator's wording is back, untouched
+
+
+def test_cldr_plural_forms_never_erase_a_written_form() -> None:
+    three = plurals.parse("nplurals=3; plural=(n == 1 ? 0 : n == 0 ? 2 : 1);")
+    two = plurals.parse("nplurals=2; plural=(n != 1);")
+    # The header says three forms, the entry has two: they stay where they are.
+    assert catalogs.remap_forms(("één kaart", "%(n)s kaarten"), three, two) == ("één kaart", "%(n)s kaarten")
+    # Header and entry agree: each form moves to the form that means the same.
+    swapped = plurals.parse("nplurals=2; plural=(n == 1 ? 1 : 0);")
+    assert catalogs.remap_forms(("many", "one"), swapped, two) == ("one", "many")
+
+
+def test_cldr_update_on_a_catalog_whose_header_says_more_forms(project: Path) -> None:
+    catalog = project / "locales/nl/LC_MESSAGES/messages.po"
+
+    def plural_forms() -> dict[po.Key, tuple[str, ...]]:
+        return {po.key_of(m): po.forms(m.string) for m in po.load(catalog).messages() if m.pluralizable}
+
+    before = plural_forms()
+    assert before and all(len(texts) == 2 and all(texts) for texts in before.values())
+    text = catalog.read_text(encoding="utf-8")
+    catalog.write_text(
+        text.replace("nplurals=2; plural=(n != 1);", "nplurals=3; plural=(n == 1 ? 0 : n == 0 ? 2 : 1);"),
+        encoding="utf-8",
+    )
+    update(project, "--lang", "nl", "--plural-forms", "cldr")
+    assert plural_forms() == before
+    assert diff(project) == ""
