@@ -79,7 +79,8 @@ PSEUDO_CODES = (
 THEME_CONTEXT = "theme"
 # The preview's edit: this message's Danish translation gets a word more (it is on da/index.html).
 PREVIEW_MSGID = (
-    "Every number on these pages is computed from the rules by the same scoring engine that the app uses."
+    "Every number on these pages is computed from the rules by this help's scoring engine. "
+    "The app has its own scoring code, which is checked against the same rules with shared test cases."
 )
 GOALS = {
     "1": "Site CPU <= 1.5x one plain MkDocs build, at 6, 20 and 48 languages",

@@ -102,7 +102,8 @@ def _parser() -> argparse.ArgumentParser:
         "--no-strict",
         dest="strict",
         action="store_false",
-        help="render missing translations in English, marked, instead of failing",
+        help="write the pages even when `check` reports errors (a refused translation shows in "
+        "English); missing or fuzzy translations never fail: they show in English, marked",
     )
 
     score = commands.add_parser(
@@ -232,12 +233,12 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     from generator import lint  # the linter's imports cost `render` nothing
     from generator.i18n import select_languages
     from generator.lint.report import FORMATS
-    from generator.policy import read_policy, site_options
+    from generator.policy import site_options
     from generator.render import Workspace
 
     options = site_options(root / "mkdocs.yml")
-    policy = read_policy(project.locales, options.languages, root)
     workspace = Workspace.load(project, [code.replace("-", "_") for code in args.lang] if args.lang else None)
+    policy = workspace.policy.publishing(options.languages)
     codes = (
         [language.code for language in select_languages(workspace.languages, args.lang)] if args.lang else []
     )

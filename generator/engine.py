@@ -92,6 +92,11 @@ def target_share(rules: Rules, players: int) -> int:
     return math.floor(target(rules, players) * rules.cap_target_fraction)
 
 
+def target_share_rounded(rules: Rules, players: int) -> bool:
+    """Whether the target share lost a fraction of a point to rounding (half of 75 is 37)."""
+    return target(rules, players) * rules.cap_target_fraction != target_share(rules, players)
+
+
 def never_opened_cap(rules: Rules, players: int) -> tuple[int, Reason]:
     """The cap that applies to a never-opened player, and which of the two caps it is.
 

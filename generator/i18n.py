@@ -7,8 +7,9 @@ formatting locale (folder ``pt``, header ``pt_PT``: European Portuguese).
 Translation is a dictionary lookup in the entries :func:`generator.messages.judge`
 found usable, with the plural form picked by the catalog's own Plural-Forms header
 (parsed, never evaluated as Python). A message the catalog lacks, or whose
-translation was refused, shows the English source behind ⚠ and is recorded once,
-with the template line that asked for it.
+translation was refused, shows the English source marked as English for readers and
+screen readers (:data:`FALLBACK_OPEN`: ``lang="en"``, never a glyph in the text) and is
+recorded once, with the template line that asked for it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ from generator.po import Key, LoadedCatalog, forms, key_of, load
 
 SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
 DOMAIN = "messages"
-FALLBACK_MARK = "⚠ "  # before English text on a page whose catalog lacks the message
+# Around English text on a page whose catalog lacks the message: the standard way to say a
+# passage is in another language (WCAG 3.1.2), styled by the class, invisible in <title> and nav
+# (MkDocs strips tags from heading text). Message texts are escaped: no other tag reaches a page.
+FALLBACK_OPEN = f'<span lang="{cldr.bcp47(SOURCE_LANGUAGE)}" class="rd-untranslated">'
+FALLBACK_CLOSE = "</span>"
 CARD_CONTEXT = "card"
 THEME_CONTEXT = "theme"
 
@@ -155,9 +160,10 @@ class CatalogStats:
         return self.translated / self.total if self.total else 1.0
 
     @property
-    def shown(self) -> float:
-        """The share of messages readers see in the language (unreviewed theme strings included)."""
-        return (self.translated + self.unreviewed) / self.total if self.total else 1.0
+    def in_language(self) -> int:
+        """The messages readers see in the language: translated, and theme strings imported
+        unreviewed (the policy's threshold counts these, the status page's share does not)."""
+        return self.translated + self.unreviewed
 
 
 def count(language: Language, template_keys: Sequence[Key], verdicts: Mapping[Key, Verdict]) -> CatalogStats:
@@ -206,10 +212,10 @@ class Translator:
     """Gettext for one language; every result is escaped for Markdown/HTML text."""
 
     def __init__(
-        self, language: Language, verdicts: Mapping[Key, Verdict] | None = None, mark: str = FALLBACK_MARK
+        self, language: Language, verdicts: Mapping[Key, Verdict] | None = None, mark_fallbacks: bool = True
     ) -> None:
         self.language = language
-        self.mark = mark
+        self.mark_fallbacks = mark_fallbacks
         self.rule = language.catalog.plural_forms if language.catalog else None
         self.table: dict[Key, tuple[str, ...]] = {}
         if language.catalog is not None:
@@ -223,34 +229,49 @@ class Translator:
     @classmethod
     def load(cls, language: Language, mark_fallbacks: bool = True) -> Translator:
         """A language's translator on its own (the workspace's shares the verdicts it already made)."""
-        return cls(language, None, FALLBACK_MARK if mark_fallbacks else "")
+        return cls(language, None, mark_fallbacks)
 
-    def _lookup(self, context: str | None, singular: str, plural: str | None, n: int) -> str:
+    def _lookup(self, context: str | None, singular: str, plural: str | None, n: int) -> tuple[str, bool]:
+        """The text, and whether it is the English fallback of a message the catalog lacks."""
         key = (singular, context)
         found = self.table.get(key)
         if found is not None:
             index = self.rule.select(n) if (plural is not None and self.rule) else 0
-            return found[min(index, len(found) - 1)]
-        if not self.language.is_source and key not in self.missed:
-            self.missed[key] = Miss(key, _asking_template())
+            return found[min(index, len(found) - 1)], False
         english = singular if plural is None or n == 1 else plural
-        return english if self.language.is_source else self.mark + english
+        if self.language.is_source:
+            return english, False
+        if key not in self.missed:
+            self.missed[key] = Miss(key, _asking_template())
+        return english, True
+
+    def _marked(self, found: tuple[str, bool]) -> str:
+        text, fallback = found
+        escaped = escape_message(text)
+        return FALLBACK_OPEN + escaped + FALLBACK_CLOSE if fallback and self.mark_fallbacks else escaped
 
     def gettext(self, message: str) -> str:
-        return escape_message(self._lookup(None, message, None, 1))
+        return self._marked(self._lookup(None, message, None, 1))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return escape_message(self._lookup(None, singular, plural, n))
+        return self._marked(self._lookup(None, singular, plural, n))
 
     def pgettext(self, context: str, message: str) -> str:
-        return escape_message(self._lookup(context, message, None, 1))
+        return self._marked(self._lookup(context, message, None, 1))
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        return escape_message(self._lookup(context, singular, plural, n))
+        return self._marked(self._lookup(context, singular, plural, n))
 
     def plain(self, message: str, context: str | None = None) -> str:
         """A translation as plain, unescaped text, for callers that escape for their own context."""
-        return " ".join(self._lookup(context, message, None, 1).split())
+        return " ".join(self._lookup(context, message, None, 1)[0].split())
+
+
+def unmarked(text: str) -> str:
+    """One message a Translator gave, without its fallback mark: for attributes (``aria-label``)."""
+    if text.startswith(FALLBACK_OPEN) and text.endswith(FALLBACK_CLOSE):
+        return text[len(FALLBACK_OPEN) : -len(FALLBACK_CLOSE)]
+    return text
 
 
 # ---------------------------------------------------------------- card names

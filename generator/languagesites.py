@@ -63,7 +63,13 @@ class Rendering:
     order: list[str]  # the codes in the order `check` reports them
     judged: dict[str, Judged] = field(default_factory=dict)  # by code, as each language is judged
     deferred: Deferred | None = None  # `mkdocs build`: the other languages are judged by their builds
-    warnings: list[str] = field(default_factory=list)  # check's errors, when not strict
+    warnings: list[str] = field(default_factory=list)  # check's errors, when not strict; the gaps
+    hidden: frozenset[str] = frozenset()  # below their check.yaml threshold: not in the switcher
+
+    @property
+    def offered(self) -> list[Language]:
+        """The languages the switcher and the hreflang links offer."""
+        return [site.language for site in self.sites.values() if site.language.code not in self.hidden]
 
     @property
     def languages(self) -> list[Language]:
@@ -82,7 +88,7 @@ class Rendering:
 
     def settle(self, strict: bool) -> list[str]:
         """Refuse, when strict, every error ``check`` reports; raise the first language that cannot
-        be published; return the errors a preview shows as warnings."""
+        be published; return the warnings to show: the errors (a preview's), then the gaps."""
         report = self.report()
         if strict and report.errors:
             raise Refusal(
@@ -94,7 +100,7 @@ class Rendering:
             failure = self.judged[code].failure if code in self.judged else None
             if failure is not None:
                 raise failure
-        return report.error_lines()
+        return report.error_lines() + report.gap_lines()
 
 
 def partial_name(language: Language) -> str:
@@ -118,23 +124,26 @@ def prepare(
     build settles them all at its end (:meth:`Rendering.settle`), before anything is published.
     """
     from generator.i18n import SOURCE, select_languages
-    from generator.policy import read_policy
 
     workspace = Workspace.load(project, memory=memory)
     published = select_languages(workspace.languages, codes)
     if SOURCE not in published:
         published.insert(0, SOURCE)
-    policy = read_policy(project.locales, [language.code for language in published], project.root)
+    policy = workspace.policy.publishing([language.code for language in published])
     sites = {language.code: _language_site(workspace, language) for language in published}
+    counts = {language.code: workspace.stats(language) for language in published if not language.is_source}
+    hidden = frozenset(
+        code for code, stats in counts.items() if not policy.offers(code, stats.in_language, stats.total)
+    )
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
     if defer and memory is None:
         deferred = Deferred(workspace, lint.share(workspace, policy, extract=aside.extracted), strict)
-        rendering = Rendering(sites, order, deferred=deferred)
+        rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
         realize(rendering, SOURCE.code)  # its checks also index every language's texts, for all
         return rendering
     results, changed, fresh = _render(workspace, published, memory)
-    rendering = Rendering(sites, order)
+    rendering = Rendering(sites, order, hidden=hidden)
     judged = {s.code: lint.run([s]) for s in lint.gather(workspace, policy, changed, None, results, fresh)}
     for code, result in results.items():
         sites[code].pages = tuple((page.name, page.text) for page in result.pages)
@@ -194,7 +203,7 @@ def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
     verdicts = workspace.verdicts.get(language.code)
     if verdicts is None:
         verdicts = judge_catalog(language.catalog, {}) if language.catalog is not None else {}
-    translate = Translator(language, verdicts, mark="")
+    translate = Translator(language, verdicts, mark_fallbacks=False)
     translated: dict[str, str | None] = {}
     for message in theme.messages():
         key = (message.english, THEME_CONTEXT)

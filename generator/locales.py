@@ -200,4 +200,17 @@ class Formatter:
 
     def list(self, items: Sequence[str], style: ListStyle = "standard") -> str:
         """``"2, 3 and 4"``; ``style="or"`` for alternatives: ``"2, 3 or 4"``."""
-        return format_list(list(items), style=style, locale=self.locale)
+        end = _LIST_END.get((self.locale.language, style))
+        if end is None or len(items) < 3:
+            return format_list(list(items), style=style, locale=self.locale)
+        patterns = self.locale.list_patterns[style]  # Babel's own joins, with our last one
+        text = patterns["start"].format(items[0], items[1])
+        for item in items[2:-1]:
+            text = patterns["middle"].format(text, item)
+        return end.format(text, items[-1])
+
+
+# Where our translators' usage differs from CLDR's list patterns, the last join of a list of
+# three or more: Malay writes no comma before "atau" (CLDR: "2, 3, atau 4"), as before "dan".
+# A list of two already uses CLDR's pattern for two ("2 atau 3").
+_LIST_END = {("ms", "or"): "{0} atau {1}"}

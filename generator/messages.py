@@ -3,7 +3,7 @@
 One function, :func:`judge`, decides it for the build, ``check`` and the status page
 alike. An entry is *translated* when it is confirmed (not fuzzy), every form is
 filled, and no form breaks a rule below; a translation that breaks one is never
-rendered (the page shows the English source behind ⚠ in a preview, the strict build
+rendered (the page shows the English source marked lang="en" in a preview, the strict build
 refuses), so no catalog can crash a page, blow up its size or put markup into it:
 
 - **placeholders**: each form uses exactly the source's ``%(name)s`` values, plain

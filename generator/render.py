@@ -3,13 +3,16 @@
 :class:`Workspace` reads what one run needs, once: the rules, the templates, every
 catalog with the verdict on each of its entries. :meth:`Workspace.render` is the one
 rendering call: per language, its pages or its error, and the messages it missed
-(once each, with the template line that asked). Callers decide what a miss or an
-error means: the CLI and the site apply the policy, ``check`` reports.
+(once each, with the template line that asked). A page that shows some English gets one
+translated notice under its heading (:func:`add_notice`). What a miss or an error means
+is the policy's (:mod:`generator.policy`): ``check`` reports it, ``render`` and the strict
+build refuse its errors (:func:`render_all`).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -20,8 +23,10 @@ import jinja2
 from jinja2 import nodes
 
 from generator import files, po
-from generator.errors import Location, RulesdocError, display_path, short
+from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import (
+    FALLBACK_OPEN,
+    THEME_CONTEXT,
     CatalogStats,
     Language,
     Miss,
@@ -34,12 +39,14 @@ from generator.locales import Formatter, close_sentence_gaps
 from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
+from generator.policy import Policy, read_policy
 from generator.preview import Memory, folder_stamp
 from generator.project import Project as Project  # where the inputs live; the CLI imports it alone
 from generator.rules import load_rules
 from generator.view import page_context
 
 PAGE_SUFFIX = ".md.j2"
+STATUS_PAGE = "translation-status"  # the notice links here when check.yaml names no translate_url
 
 
 @dataclass(frozen=True)
@@ -155,6 +162,7 @@ class Workspace:
     env: jinja2.Environment
     template: LoadedCatalog | None  # messages.pot, if there is one
     count_names: Mapping[str, str]
+    policy: Policy = field(default_factory=Policy)  # locales/check.yaml, read once
     verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
     counted: dict[str, CatalogStats] = field(default_factory=dict)
 
@@ -175,7 +183,14 @@ class Workspace:
         count_names = LazyCounts(env, project.templates)
         template = read(project.pot, project.root) if project.pot.is_file() else None
         workspace = cls(
-            project, load_rules(project.rules, project.root), languages, names, env, template, count_names
+            project,
+            load_rules(project.rules, project.root),
+            languages,
+            names,
+            env,
+            template,
+            count_names,
+            read_policy(project.locales, root=project.root),
         )
         basis = folder_stamp(project.templates) if memory is not None else None
         for language in languages:
@@ -210,28 +225,12 @@ class Workspace:
         """Every language's count, for the translation-status page."""
         return tuple(self.stats(language) for language in self.languages)
 
-    def missed_error(self, result: LanguageResult) -> RulesdocError:
-        """Why a language's pages cannot be published as they are: a refused translation first
-        (its catalog line and the rule it breaks), else the count of what is missing."""
-        language = result.language
-        catalog = language.catalog
-        verdicts = self.verdicts.get(language.code, {})
-        for miss in result.missed:
-            verdict = verdicts.get(miss.key)
-            if catalog is not None and verdict is not None and verdict.problems:
-                problem = verdict.problems[0]
-                return RulesdocError(
-                    f"translation of {short(miss.key[0])!r} refused ({problem.rule.value}): {problem.text}",
-                    Location(catalog.shown, catalog.line_of(miss.key)),
-                )
-        first = result.missed[0]
-        where = f" (asked for at {first.where})" if first.where else ""
-        return RulesdocError(
-            f"{len(result.missed)} message(s) the pages use are untranslated or fuzzy, "
-            f"first {short(first.key[0])!r}"
-            f"{where}: translate them, or run `make update` if messages.pot is new",
-            Location(catalog.shown if catalog else display_path(self.project.pot)),
-        )
+    def help_url(self, language: Language) -> str | None:
+        """Where the notice of a partly English page sends readers who can help translate."""
+        url = self.policy.help_url(language.code)
+        if url is None and STATUS_PAGE + PAGE_SUFFIX in self.names:
+            return STATUS_PAGE + ".md"  # MkDocs resolves it per page
+        return url
 
     def render(self, languages: Iterable[Language]) -> dict[str, LanguageResult]:
         """Each language's pages, or its error: one language that fails hides no other."""
@@ -262,34 +261,72 @@ class Workspace:
                     raise template_error(error, self.project.templates, name) from None
                 # One line per sentence in the template; no space between them in Japanese.
                 text = close_sentence_gaps(text, language.locale)
+                # Any English on the page (the view model translated some texts before the page):
+                # a catalog's text is escaped, so only a fallback can carry this tag.
+                if FALLBACK_OPEN in text:
+                    text = add_notice(text, translate, self.help_url(language))
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
         return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
 
 
-def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
-    """The pages of the chosen languages (default: all), or the first language's error.
+NOTICE = "rulesdoc.untranslated"  # theme messages (generator/theme.py EXTRA)
+HELP_TRANSLATE = "rulesdoc.help_translate"
+_FIRST_HEADING = re.compile(r"^# .*\n", re.M)
 
-    ``strict``: a message a page uses that the catalog cannot give (untranslated, fuzzy or
-    refused) is an error unless ``locales/check.yaml`` lets the language publish with gaps;
-    otherwise it shows in English behind ⚠.
+
+def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
+    """The page with one notice under its first heading: part of it shows in English.
+
+    A paragraph in Material's admonition classes and the ``note`` role (attr_list), linking
+    to where translators help: ``translate_url`` of check.yaml, else the translation status
+    page when the project has one. Its texts are theme messages, themselves marked as English
+    where the catalog lacks them.
     """
+    from generator.theme import EXTRA
+
+    said = translate.pgettext(THEME_CONTEXT, EXTRA[NOTICE][0])
+    link = ""
+    if help_url is not None:
+        link = f" [{translate.pgettext(THEME_CONTEXT, EXTRA[HELP_TRANSLATE][0])}]({help_url})"
+    notice = f'{said}{link}\n{{: .admonition .info .rd-untranslated-notice role="note" }}\n\n'
+    heading = _FIRST_HEADING.search(text)
+    at = heading.end() if heading is not None else 0
+    return text[:at] + ("\n" if heading is not None else "") + notice + text[at:].lstrip("\n")
+
+
+def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
+    """The pages of the chosen languages (default: all), after the policy's judgement.
+
+    ``strict``: every error ``rulesdoc check`` reports of these languages refuses the render,
+    in check's words (a :class:`~generator.errors.Refusal`); a missing or fuzzy translation is
+    no error: it shows in English, marked (``lang="en"``), under the page's notice.
+    ``strict=False``: the pages are written whatever check says (its errors show in English too).
+    """
+    from generator import lint
+    from generator.errors import Refusal
     from generator.i18n import select_languages
-    from generator.policy import read_policy
+    from generator.policy import site_options
 
     workspace = Workspace.load(project)
-    results = workspace.render(select_languages(workspace.languages, codes))
-    policy = read_policy(project.locales, root=project.root)
-    pages: list[RenderedPage] = []
+    chosen = select_languages(workspace.languages, codes)
+    results = workspace.render(chosen)
     for result in results.values():
-        if result.error is not None:
+        if result.error is not None:  # a page that cannot render: its own one line, first
             raise result.error
-        language = result.language
-        if strict and result.missed and workspace.stats(language).complete < policy.threshold(language.code):
-            raise workspace.missed_error(result)
-        pages.extend(result.pages)
-    return pages
+    if strict:
+        published = site_options(project.root / "mkdocs.yml").languages
+        policy = workspace.policy.publishing(published)
+        only = [language.code for language in chosen if not language.is_source]
+        report = lint.run(lint.gather(workspace, policy, only, None, results))
+        if report.errors:
+            raise Refusal(
+                f"{report.errors} error(s), as `rulesdoc check` reports them (`render --no-strict` "
+                "writes the pages anyway):",
+                report.error_lines(),
+            )
+    return [page for result in results.values() for page in result.pages]
 
 
 # ---------------------------------------------------------------- template errors, as one line

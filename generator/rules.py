@@ -354,7 +354,7 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
                 raise source.error(node, f"duplicate example id {example.id!r}")
             seen.add(example.id)
 
-    return Rules(
+    rules = Rules(
         players_min=players_min,
         players_max=players_max,
         card_values=CardValues(
@@ -371,6 +371,26 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
         examples=examples,
         source=path,
     )
+    _check_target_share(rules, target["per_opponent"], raw_fraction, source)
+    return rules
+
+
+def _check_target_share(rules: Rules, node: Node, fraction: float, source: Source) -> None:
+    """Refuse a target share that rounds down to 0: a never-opened loser would pay nothing.
+
+    The share grows with the player count, so the fewest players decide.
+    """
+    from generator import engine  # the engine depends on the model only
+
+    players = rules.players_min
+    if engine.target_share(rules, players) < 1:
+        target = engine.target(rules, players)
+        raise source.error(
+            node,
+            f"the never-opened cap from the target is 0 with {players} players "
+            f"({fraction} of {target}, rounded down): raise target.per_opponent "
+            "or never_opened.cap_target_fraction",
+        )
 
 
 def load_rules(path: Path | str, root: Path | None = None) -> Rules:

@@ -11,8 +11,8 @@ language is rendered and judged by its own build (:mod:`generator.languagesites`
 main build applies the one policy (:mod:`generator.lint`) to them all before the site
 is published: the strict build refuses exactly what ``rulesdoc check`` calls an error,
 in the same words; a preview (``make serve``) logs them as warnings, shows English
-behind ⚠ for a refused message, and keeps the last good pages when an input cannot be
-read at all.
+(marked ``lang="en"``) for a refused message, and keeps the last good pages when an input
+cannot be read at all. Missing and fuzzy translations are warnings in every mode.
 
 Costs that repeat per language are paid once per run (:mod:`generator.sitebuild`):
 the theme's compiled templates, its file list and its assets (and the docs folder's),
@@ -163,14 +163,15 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        # The switcher and the hreflang links point at this same page in every language.
+        # The switcher and the hreflang links point at this same page in every language offered
+        # (a language below its check.yaml threshold is built, but not offered: generator/policy.py).
         build = sitebuild.current()
         rendering = build.rendering if build is not None else self.rendering
         assert rendering is not None and self.site is not None
         here = self.site.language
         config.extra["alternate"] = [
             {"name": language.name, "lang": language.tag, "link": counterpart(here, language, page.url)}
-            for language in rendering.languages
+            for language in rendering.offered
         ]
         if build is not None:  # the reader's palette is the site's, not the language's
             config.extra["scope"] = publishing.palette_scope(str(context.get("base_url") or "."))
@@ -187,7 +188,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         here = self.site.language
         config.extra["alternate"] = [
             {"name": language.name, "lang": language.tag, "link": counterpart(here, language, "404.html")}
-            for language in rendering.languages
+            for language in rendering.offered  # as on every page: not those below their threshold
         ]
         # Relative URLs, made the site root's by its script wherever the host shows it (MkDocs
         # makes them absolute from site_url's path, or from "/": wrong under /REPO/).
@@ -274,7 +275,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             publishing.write_sitemap(
                 Path(config.site_dir),
                 config.site_url,
-                [(language.tag, language_root(language)) for language in self.rendering.languages],
+                # the languages offered: one below its check.yaml threshold is built, not advertised
+                [(language.tag, language_root(language)) for language in self.rendering.offered],
             )
         if config.strict and _warnings_counted():
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed

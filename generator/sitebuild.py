@@ -272,7 +272,7 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
 
 def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
     """What a language's build is made of: its pages, names, theme strings and the switcher."""
-    switcher = [(other.tag, other.name) for other in rendering.languages]
+    switcher = [(other.tag, other.name) for other in rendering.offered]
     return preview.digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
 
 

@@ -75,6 +75,16 @@ EXTRA: dict[str, tuple[str, str]] = {
         "Tooltip and screen-reader label of the header button shown in dark mode: it turns the"
         " site's colours back to dark text on a light background.",
     ),
+    # The notice at the top of a page that shows some messages in English (generator/render.py).
+    "rulesdoc.untranslated": (
+        "Parts of this page are not translated yet and are shown in English.",
+        "Notice at the top of a page where some sentences still show in English, because their"
+        " translation is missing or awaits review.",
+    ),
+    "rulesdoc.help_translate": (
+        "Help translate them",
+        "Link after that notice, to where volunteers translate this help into this language.",
+    ),
 }
 # The theme key whose value lists, space-separated, the keys a language shows in English.
 ENGLISH_KEYS = "rulesdoc.english"

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from generator import engine
 from generator.cards import Card
-from generator.i18n import CARD_CONTEXT, CatalogStats, Formatter, Translator, english_card_name
+from generator.i18n import CARD_CONTEXT, CatalogStats, Formatter, Translator, english_card_name, unmarked
 from generator.markup import attribute
 from generator.model import Example, Reason, Rules
 
@@ -32,7 +32,7 @@ class CardChip:
         return (
             # dir="auto" isolates the chip: on a right-to-left page it neither reorders nor is reordered.
             f'<span class="rd-card rd-{self.colour}" dir="auto" role="img"'
-            f' aria-label="{attribute(self.name)}" data-card="{self.code}">'
+            f' aria-label="{attribute(unmarked(self.name))}" data-card="{self.code}">'
             f'<span class="rd-suit" aria-hidden="true">{self.symbol}</span> {self.name}</span>'
         )
 
@@ -77,6 +77,12 @@ class ExampleView:
     hand_payers: int  # how many seats pay their hand value (reason HAND_VALUE)
     dearest: tuple[str, ...]  # card kinds ("JK", "A", "10"...) worth more than a face card, dearest
     # first, left in the hands that pay their value; said instead of the plain hand-value sentence
+    blocked_tie: bool  # a blocked round won by several players tied for the lowest hand
+    share_rounded: bool  # the engine rounded this round's target share down to whole points
+
+    def seats_with(self, reason: Reason) -> tuple[SeatView, ...]:
+        """The seats a rule decided, in page order: the never-opened sentences name them."""
+        return tuple(seat for seat in self.seats if seat.reason is reason)
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,8 @@ class Facts:
     fraction: Fraction
     per_opponent: int
     fraction_is_half: bool  # say "half the target" only while the value is 1/2
+    fraction_is_whole: bool  # say "the target", not "100 % of the target"
+    share_rounds: bool  # at some allowed player count the engine rounds the target share down
     ace_low_is_one: bool  # say "only one point" only while the value is 1
     ace_costs_more_in_hand: bool  # than laid low in a sequence
     joker_costs_more_in_hand: bool  # than any card it can stand for when laid down
@@ -106,6 +114,9 @@ class Facts:
     share_cap_only_two: bool  # ... exactly "with two players"
     share_cap_always: bool  # ... every allowed count, and more than one: "whatever the number"
     share_cap_players: str  # those counts as alternatives in the page's language: "2 eller 3"
+    equal_cap_counts: tuple[int, ...]  # player counts where both caps are equal (the fixed one applies)
+    equal_cap_players: str  # those counts as alternatives
+    fixed_cap_counts: tuple[int, ...]  # player counts where the fixed cap is the lower one
     targets: tuple[TargetRow, ...]
 
 
@@ -114,6 +125,9 @@ def facts(rules: Rules, fmt: Formatter) -> Facts:
     share_counts = tuple(
         n for n in counts if engine.never_opened_cap(rules, n)[1] is Reason.CAPPED_TARGET_SHARE
     )
+    # The engine names the fixed cap when both are equal: the page says they are equal.
+    equal_counts = tuple(n for n in counts if engine.target_share(rules, n) == rules.never_opened_cap)
+    fixed_counts = tuple(n for n in counts if n not in share_counts and n not in equal_counts)
     values = rules.card_values
     return Facts(
         joker=values.joker,
@@ -126,6 +140,8 @@ def facts(rules: Rules, fmt: Formatter) -> Facts:
         fraction=rules.cap_target_fraction,
         per_opponent=rules.target_per_opponent,
         fraction_is_half=rules.cap_target_fraction == Fraction(1, 2),
+        fraction_is_whole=rules.cap_target_fraction == 1,
+        share_rounds=any(engine.target_share_rounded(rules, n) for n in counts),
         ace_low_is_one=rules.ace_low == 1,
         ace_costs_more_in_hand=values.ace > rules.ace_low,
         # A joker laid down counts as the card it stands for: at most an ace, a face card or a ten.
@@ -134,6 +150,9 @@ def facts(rules: Rules, fmt: Formatter) -> Facts:
         share_cap_only_two=share_counts == (2,),
         share_cap_always=share_counts == counts and len(counts) > 1,
         share_cap_players=fmt.list([fmt.number(n) for n in share_counts], style="or"),
+        equal_cap_counts=equal_counts,
+        equal_cap_players=fmt.list([fmt.number(n) for n in equal_counts], style="or"),
+        fixed_cap_counts=fixed_counts,
         targets=tuple(TargetRow(fmt.number(n), engine.target(rules, n)) for n in counts),
     )
 
@@ -247,6 +266,8 @@ def example_view(rules: Rules, example: Example, translate: Translator, fmt: For
         hand_value_alone=alone,
         hand_payers=sum(p.reason is Reason.HAND_VALUE for p in result.players),
         dearest=dearest,
+        blocked_tie=blocked and len(result.winners) > 1,
+        share_rounded=engine.target_share_rounded(rules, situation.players),
     )
 
 

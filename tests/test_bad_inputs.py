@@ -26,7 +26,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 CASES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "cases.yaml").read_text("utf-8"))["cases"]
-PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg")
+# mkdocs.yml: it names the theme, whose messages are in messages.pot
+PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg", "mkdocs.yml")
 ERROR_PREFIX = "rulesdoc: error: "
 
 
@@ -241,7 +242,7 @@ def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
         assert process.stderr == "", process.stderr
         return
 
-    if expected_exit == 1:  # check findings: a report, not one error line; the finding is on one
+    if expected_exit == 1 or case.get("warning"):  # check findings: a report; the finding is on one line
         pattern = location_pattern(case)
         findings = [
             line for line in output.splitlines() if re.search(pattern, line) and case["error"] in line
@@ -250,6 +251,11 @@ def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
         return
     assert process.stdout == "", process.stdout
     lines = process.stderr.splitlines()
+    if case.get("refusal"):  # check's errors, in its words: a summary line, then its lines
+        assert lines[0].startswith(ERROR_PREFIX) and "as `rulesdoc check` reports them" in lines[0], lines[0]
+        pattern = location_pattern(case)
+        assert any(re.search(pattern, line) and case["error"] in line for line in lines[1:]), process.stderr
+        return
     assert len(lines) == 1, f"stderr is not one line:\n{process.stderr}"
     line = lines[0]
     assert line.startswith(ERROR_PREFIX), line

@@ -363,7 +363,7 @@ def test_a_percent_sign_in_a_title_renders_in_every_language(tmp_path: Path) -> 
     project = copy_project(tmp_path / "project")
     rules = project / "rules.yaml"
     old_title = "An ace, a joker and a five are left"
-    title = "50% off: an ace, a joker and a five"
+    title = "50% off: an ace and a five"  # no glossary concept: render (strict) refuses what check does
     rules.write_text(rules.read_text("utf-8").replace(f"title: {old_title}", f'title: "{title}"'), "utf-8")
     for step in (["catalog", "extract"], ["catalog", "update"]):
         done = rulesdoc("--root", str(project), *step, cwd=project)

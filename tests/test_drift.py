@@ -18,10 +18,17 @@ from conftest import PUBLISHED, ROOT
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.render import Project, render_all
 
-HALF = "The opponent's hand value plus the surcharge is more than half the target: they pay half the target."
-SHARE = (
-    "The opponent's hand value plus the surcharge is more than %(share)s of the target: "
-    "they pay %(share)s of the target."
+# Messages with a plural: (singular, plural, count); the count is the number of seats named.
+Plural = tuple[str, str, int]
+HALF: Plural = (
+    "%(seats)s pays half the target: their hand value plus the surcharge is more than that.",
+    "%(seats)s each pay half the target: their hand value plus the surcharge is more than that.",
+    1,
+)
+SHARE: Plural = (
+    "%(seats)s pays %(share)s of the target: their hand value plus the surcharge is more than that.",
+    "%(seats)s each pay %(share)s of the target: their hand value plus the surcharge is more than that.",
+    1,
 )
 CAPPED_SHARE = "%(sum)s, capped at %(cap)s (%(share)s of the target)"
 DEAR_ONE = "%(card)s costs dearly if it stays in hand."
@@ -36,6 +43,11 @@ SHARE_COUNTS = "With %(players)s players, this last cap is the lower one."
 @dataclass(frozen=True)
 class Percent:
     value: int  # a share of the target, as the page's percentage
+
+
+@dataclass(frozen=True)
+class Opponent:
+    number: int  # named as the page names a seat: "Opponent 1"
 
 
 @dataclass(frozen=True)
@@ -63,8 +75,8 @@ class Mutation:
     targets: tuple[int, ...] = (100, 200, 300, 400, 500)
     vanished: tuple[int, ...] = ()  # numbers that must appear nowhere any more
     sums: tuple[tuple[tuple[int, ...], ...], ...] = STANDARD_SUMS
-    present: tuple[tuple[str, dict[str, object]], ...] = ()  # messages that must be on the page
-    absent: tuple[str, ...] = ()  # messages that must not
+    present: tuple[tuple[str | Plural, dict[str, object]], ...] = ()  # messages that must be on the page
+    absent: tuple[str | Plural, ...] = ()  # messages that must not
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -103,7 +115,7 @@ MUTATIONS = [
     Mutation("never_opened.cap_target_fraction", "0.5", "0.4",
              ((0, 36), (0, 40), (0, 7, 100, 31), (0, 200, 200)),
              sums=(STANDARD_SUMS[0], ((10, 10, 10, 10, 9, 25, 74, 40, 40),), STANDARD_SUMS[2], STANDARD_SUMS[3]),
-             present=((SHARE, {"share": Percent(40)}), (SHARE_COUNTS, {"players": (2, 3)}),
+             present=((SHARE, {"seats": Opponent(1), "share": Percent(40)}), (SHARE_COUNTS, {"players": (2, 3)}),
                       (CAPPED_SHARE, {"sum": "10 + 10 + 10 + 10 + 9 + 25 = 74", "cap": 40, "share": Percent(40)})),
              absent=(HALF, TWO_PLAYER)),
     # targets 90..450: ex2 share 45 → 45; 3 players share 90 < 100, so the list sentence.
@@ -139,20 +151,30 @@ def table_rows(page: str, first_cell: str = "") -> list[list[str]]:
     return rows
 
 
-def expected_sentence(translate: Translator, fmt: Formatter, msgid: str, values: dict[str, object]) -> str:
+def translated(translate: Translator, msgid: str | Plural) -> str:
+    if isinstance(msgid, tuple):
+        return translate.ngettext(*msgid)
+    return translate.gettext(msgid)
+
+
+def expected_sentence(
+    translate: Translator, fmt: Formatter, msgid: str | Plural, values: dict[str, object]
+) -> str:
     filled = {}
     for name, value in values.items():
         if isinstance(value, tuple):
             filled[name] = fmt.list([fmt.number(v) for v in value], style="or")  # alternatives
         elif isinstance(value, Percent):
             filled[name] = fmt.percent(Fraction(value.value, 100))
+        elif isinstance(value, Opponent):
+            filled[name] = translate.gettext("Opponent %(number)s") % {"number": value.number}
         elif isinstance(value, CardKind):
             filled[name] = translate.pgettext("card kind", value.name)
         elif isinstance(value, str):
             filled[name] = value
         else:
             filled[name] = fmt.number(value)  # type: ignore[arg-type]
-    sentence = translate.gettext(msgid) % filled
+    sentence = translated(translate, msgid) % filled
     return sentence[:1].upper() + sentence[1:]  # a card's name may begin it
 
 
@@ -189,7 +211,7 @@ def test_every_language_follows_the_rules(tmp_path: Path, mutation: Mutation) ->
             assert expected_sentence(translate, fmt, msgid, values) in page, f"{lang}: {msgid}"
         for msgid in mutation.absent:
             # Its longest stretch of words between placeholders must be gone from the page.
-            words = max(re.split(r"%\(\w+\)s", translate.gettext(msgid)), key=len)
+            words = max(re.split(r"%\(\w+\)s", translated(translate, msgid)), key=len)
             assert words not in page, f"{lang}: stale {msgid}"
         if "penalty" in mutation.extra:
             assert fmt.number(mutation.extra["penalty"]) in page  # type: ignore[arg-type]

@@ -273,6 +273,16 @@ def test_variant_fraction_rounds_down(rules: Rules) -> None:
     assert engine.never_opened_cap(varied, 3) == (66, CTS)
 
 
+def test_target_share_rounded_only_when_a_fraction_is_dropped(rules: Rules) -> None:
+    odd = dataclasses.replace(rules, target_per_opponent=75)
+    # 2 players: 75 x 0.5 = 37.5 -> 37, rounded; 3 players: 150 x 0.5 = 75, exact
+    assert (engine.target_share(odd, 2), engine.target_share_rounded(odd, 2)) == (37, True)
+    assert (engine.target_share(odd, 3), engine.target_share_rounded(odd, 3)) == (75, False)
+    # the seed values: 100 x 0.5 = 50, exact; a third of 100 = 33.33 -> 33, rounded
+    assert not engine.target_share_rounded(rules, 2)
+    assert engine.target_share_rounded(dataclasses.replace(rules, cap_target_fraction=Fraction(1, 3)), 2)
+
+
 def test_variant_fraction_target_share_with_four_players(rules: Rules) -> None:
     varied = dataclasses.replace(rules, cap_target_fraction=Fraction(3, 10))
     # 4 players: target 300, share floor(300 x 0.3) = 90 < 100

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +222,11 @@ hand_rummy: {{penalty: {values["penalty"]}}}
 never_opened: {{surcharge: {values["surcharge"]}, cap: {values["cap"]}, cap_target_fraction: {fraction}}}
 target: {{per_opponent: {values["per_opponent"]}}}
 """
+    # A target share of 0 points with the fewest players: the loader refuses such rules.
+    if values["per_opponent"] * (values["min"] - 1) * Fraction(fraction) < 1:
+        with pytest.raises(RulesdocError, match="the never-opened cap from the target is 0"):
+            parse_rules(text)
+        return
     document = json.loads(export.bundle(parse_rules(text))["conformance.json"])
     assert document["vectors"]
     for vector in document["vectors"]:

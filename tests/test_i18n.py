@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from fractions import Fraction
 from pathlib import Path
@@ -14,10 +15,11 @@ from conftest import PUBLISHED
 
 from generator import catalogs, plurals, po
 from generator.cards import ALL_CARDS
-from generator.errors import RulesdocError
+from generator.errors import Refusal, RulesdocError
 from generator.i18n import (
     CARD_CONTEXT,
-    FALLBACK_MARK,
+    FALLBACK_CLOSE,
+    FALLBACK_OPEN,
     Formatter,
     Translator,
     catalog_path,
@@ -77,6 +79,10 @@ def test_numbers_follow_the_locale() -> None:
     )  # a no-break space keeps the sign with its number
     assert Formatter(Locale.parse("ms")).list(["2", "3"]) == "2 dan 3"
     assert Formatter(Locale.parse("nl")).list(["2", "3"], style="or") == "2 of 3"
+    # Malay writes no comma before "atau" (CLDR: "2, 3, atau 4"), as before "dan".
+    assert Formatter(Locale.parse("ms")).list(["2", "3", "4", "5"], style="or") == "2, 3, 4 atau 5"
+    assert Formatter(Locale.parse("ms")).list(["2", "3"], style="or") == "2 atau 3"
+    assert Formatter(Locale.parse("en")).list(["2", "3", "4"], style="or") == "2, 3, or 4"  # others: CLDR
 
 
 @pytest.mark.parametrize(
@@ -120,16 +126,21 @@ def test_the_page_follows_the_catalogs_own_plural_header(project_copy: Path) -> 
     assert forms == ["%(points)s अंक (अनेक)", "%(points)s अंक (एक)", "%(points)s अंक (अनेक)"]
 
 
-def test_a_missing_message_fails_strict_and_is_marked_otherwise(project_copy: Path) -> None:
+def test_a_missing_message_shows_in_english_marked_with_one_notice(project_copy: Path) -> None:
     def blank(catalog) -> None:  # type: ignore[no-untyped-def]
         catalog.get("Counting points").string = ""
 
     edit_catalog(project_copy / "locales", "da", blank)
     project = Project.at(project_copy)
-    with pytest.raises(RulesdocError, match=r"messages.po: 1 message\(s\) the pages use .*'Counting points'"):
-        render_all(project, ["da"], strict=True)
-    page = next(p for p in render_all(project, ["da"], strict=False) if p.name == "scoring.md")
-    assert page.text.startswith(f"# {FALLBACK_MARK}Counting points")
+    pages = {p.name: p.text for p in render_all(project, ["da"], strict=True) if p.lang == "da"}  # no error
+    page = pages["scoring.md"]
+    assert page.startswith(f"# {FALLBACK_OPEN}Counting points{FALLBACK_CLOSE}\n\n")
+    assert "⚠" not in page
+    notice = "Dele af denne side er endnu ikke oversat og vises på engelsk."
+    assert page.count(notice) == 1 and page.index(notice) < page.index("\n## ")  # under the heading
+    assert "[Hjælp med at oversætte dem](translation-status.md)" in page
+    assert notice in pages["index.md"]  # its link to "Counting points" is English too
+    assert notice not in pages["translation-status.md"]  # nothing English there
     result = Workspace.load(project).render(discover_languages(project.locales)[1:2])["da"]
     template = project_copy / "templates" / "index.md.j2"  # the first page that asks: its link
     line = next(
@@ -145,8 +156,56 @@ def test_a_fuzzy_message_is_not_a_translation(project_copy: Path) -> None:
         catalog.get("In short").flags.add("fuzzy")
 
     edit_catalog(project_copy / "locales", "da", fuzz)
-    with pytest.raises(RulesdocError, match="In short"):
-        render_all(Project.at(project_copy), ["da"], strict=True)
+    page = next(p for p in render_all(Project.at(project_copy), ["da"]) if p.name == "scoring.md").text
+    assert f"## {FALLBACK_OPEN}In short{FALLBACK_CLOSE}" in page
+
+
+def test_an_untranslated_example_title_gets_the_notice_too(project_copy: Path) -> None:
+    """Example titles are translated by the view model, before any page: the notice still comes."""
+
+    def blank(catalog) -> None:  # type: ignore[no-untyped-def]
+        catalog.get("An ace, a joker and a five are left").string = ""
+
+    edit_catalog(project_copy / "locales", "pt", blank)
+    pages = {p.name: p.text for p in render_all(Project.at(project_copy), ["pt"]) if p.lang == "pt"}
+    english = f"{FALLBACK_OPEN}An ace, a joker and a five are left{FALLBACK_CLOSE}"
+    assert english in pages["scoring.md"]
+    notice = "Partes desta página ainda não estão traduzidas e são apresentadas em inglês."
+    assert pages["scoring.md"].count(notice) == 1
+    assert notice not in pages["index.md"]
+
+
+def test_the_notice_links_to_check_yaml_translate_url(project_copy: Path) -> None:
+    def fuzz(catalog) -> None:  # type: ignore[no-untyped-def]
+        catalog.get("In short").flags.add("fuzzy")
+
+    edit_catalog(project_copy / "locales", "nl", fuzz)
+    (project_copy / "locales" / "check.yaml").write_text(
+        "translate_url: https://translate.example.org/rami/{lang}/\n", "utf-8"
+    )
+    page = next(p for p in render_all(Project.at(project_copy), ["nl"]) if p.name == "scoring.md").text
+    assert "[Help ze te vertalen](https://translate.example.org/rami/nl/)" in page
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("translate_url: javascript:alert(1)\n", r"translate_url: expected an http\(s\) address"),
+        ('translate_url: "https://x.org/a b"\n', r"translate_url: expected an http\(s\) address"),
+        ("min_translated: {default: 120}\n", "min_translated.default: expected a percentage"),
+        ("min_translate: 80\n", r"unknown key\(s\) in the check configuration: min_translate "),
+        (
+            "min_translated: !!python/object:os.system x\n",
+            r"check.yaml:1: YAML syntax error: could not determine",
+        ),
+    ],
+)
+def test_a_bad_check_yaml_is_one_line(project_copy: Path, text: str, error: str) -> None:
+    (project_copy / "locales" / "check.yaml").write_text(text, "utf-8")
+    with pytest.raises(RulesdocError) as caught:
+        render_all(Project.at(project_copy), ["da"])
+    assert "check.yaml" in str(caught.value) and "\n" not in str(caught.value)
+    assert re.search(error, str(caught.value)), str(caught.value)
 
 
 def test_a_missing_catalog_is_an_error_not_english(project: Project) -> None:
@@ -166,7 +225,8 @@ def test_a_catalog_cannot_inject_markup(project_copy: Path) -> None:
     ).text
     # Refused (tags, a link, emphasis): the English source shows instead.
     assert "<script>" not in page and "<img" not in page and "fortalt" not in page
-    assert f"# {FALLBACK_MARK}Counting points" in page and f"## {FALLBACK_MARK}In short" in page
+    assert f"# {FALLBACK_OPEN}Counting points{FALLBACK_CLOSE}" in page
+    assert f"## {FALLBACK_OPEN}In short{FALLBACK_CLOSE}" in page
     # Plain text with Markdown's and HTML's characters is a translation, escaped.
     assert r"Situation \| celle &amp; &lt; 5" in page
 
@@ -179,13 +239,14 @@ def test_a_broken_placeholder_is_refused_not_a_crash(project_copy: Path) -> None
     msgstr = text.index("%(joker)s", text.index('msgstr "Rundens vinder'))
     path.write_text(text[:msgstr] + "%(jokr)s" + text[msgstr + len("%(joker)s") :], "utf-8")
     line = text[:msgstr].count("\n") + 1
-    refused = r"translation of 'The winner .*' refused \(placeholders\): %\(jokr\)s where the source has %\(joker\)s"
-    with pytest.raises(RulesdocError, match=rf"locales/da/LC_MESSAGES/messages.po:{line - 1}: {refused}"):
+    refused = r"error: \[placeholders\] 'The winner .*': %\(jokr\)s where the source has %\(joker\)s"
+    with pytest.raises(Refusal) as caught:  # what `check` says, in its words
         render_all(Project.at(project_copy), ["da"])
+    assert re.search(rf"locales/da/LC_MESSAGES/messages.po:{line - 1}: {refused}", str(caught.value))
     page = next(
         p for p in render_all(Project.at(project_copy), ["da"], strict=False) if p.name == "scoring.md"
     )
-    assert f"{FALLBACK_MARK}The winner of the round scores zero points." in page.text
+    assert f"{FALLBACK_OPEN}The winner of the round scores zero points." in page.text
 
 
 def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: Path) -> None:

@@ -180,14 +180,12 @@ def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path) -> None:
         (p.lang, p.name): p.text
         for p in render_all(Project(rules, ROOT / "templates", ROOT / "locales"), strict=False)
     }
-    # Malay: the surcharge sentence says "mata" once ("25 mata tambahan"), not "mata tambahan sebanyak 25 mata".
-    row = next(
-        line
-        for line in pages["ms", "scoring.md"].splitlines()
-        if "Pemain yang belum pernah membuka dikenakan" in line
-    )
-    sentence = re.search(r"Pemain yang belum pernah membuka dikenakan[^.]*\.", row)
+    # Malay: the surcharge sentence says "mata" once ("ditambah mata tambahan"), not "mata tambahan
+    # sebanyak 25 mata"; the rule says "ditambah 25 mata, tetapi jumlahnya", not "25 mata tambahan".
+    row = next(line for line in pages["ms", "scoring.md"].splitlines() if "ditambah mata tambahan." in line)
+    sentence = re.search(r"Pemain \d+ dikenakan nilai kad[^.]*\.", row)
     assert sentence is not None and sentence.group().count("mata") == 1, row
+    assert "ditambah 25 mata, tetapi jumlahnya" in pages["ms", "scoring.md"]
     # Danish: "beregnes … af den samme pointberegning" said the computing twice.
     assert "pointberegning" not in pages["da", "index.md"]
     # Portuguese: the status column over percentages is "Progresso", not the masculine "Concluído".
@@ -195,3 +193,18 @@ def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path) -> None:
         line for line in pages["pt", "translation-status.md"].splitlines() if line.startswith("| Língua")
     )
     assert header.rstrip(" |").endswith("Progresso"), header
+    # The second native review: Malay ties are "seri pada"; Hindi says "तय सीमा" for the fixed
+    # cap everywhere and heads the examples "गणना के उदाहरण"; a cap "caps", it does not "reduce".
+    assert "seri pada nilai kad" in pages["ms", "scoring.md"]
+    hindi = pages["hi", "scoring.md"]
+    assert "## गणना के उदाहरण" in hindi and "तय अधिकतम सीमा" not in hindi and "अधिकतम सीमा" not in hindi
+    assert "कुल अंक न" not in hindi  # "कुल अंक न 100 अंक से अधिक": अंक twice
+    for lang, reduced in (
+        ("ms", "dikurangkan"),
+        ("da", "nedsat til"),
+        ("nl", "verlaagd tot"),
+        ("pt", "reduzido a"),
+    ):
+        assert reduced not in pages[lang, "scoring.md"], lang
+    # The home page no longer says the app runs this engine: it has its own code.
+    assert "same scoring engine that the app uses" not in pages["en", "index.md"]

@@ -27,6 +27,7 @@ import pytest
 from conftest import PUBLISHED, copy_project, lint_error_lines
 
 from generator.errors import RulesdocError
+from generator.i18n import FALLBACK_OPEN as ENGLISH  # the mark of a fallback: lang="en"
 from generator.render import Project
 from generator.rules import load_rules
 
@@ -225,7 +226,7 @@ def test_a_catalog_edit_updates_every_languages_status_page(preview: Preview) ->
         edit(catalog, 'msgstr "Spillere"', 'msgstr ""')
         preview.wait_for("the new count on the Dutch status page",
                          lambda: danish_row(preview.get("nl", "translation-status.html")[1]) not in ("", before))  # fmt: skip
-        assert "⚠" in preview.get("da")[1]
+        assert ENGLISH in preview.get("da")[1]
     finally:
         catalog.write_text(good, "utf-8")
     preview.wait_for("the old count again",
@@ -267,7 +268,7 @@ def check_error(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 def test_broken_placeholder_shows_english_and_warns_until_fixed(
     preview: Preview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The preview follows the one policy: the refused translation shows in English behind ⚠,
+    """The preview follows the one policy: the refused translation shows in English (lang="en"),
     with check's own words in the terminal; everything else keeps following the edits."""
     rebuild_with_joker(preview, 27)
     catalog = preview.root / DANISH_PO
@@ -278,18 +279,20 @@ def test_broken_placeholder_shows_english_and_warns_until_fixed(
         message = check_error(preview.root, monkeypatch)
         assert re.match(rf"{re.escape(str(DANISH_PO))}:\d+: error: \[placeholders\]", message), message
         preview.wait_for(f"the warning {message!r}", lambda: bool(error_lines(preview.output(mark), message)))
-        preview.wait_for("the English sentence", lambda: "⚠ The winner of the round" in preview.get("da")[1])
+        preview.wait_for(
+            "the English sentence", lambda: f"{ENGLISH}The winner of the round" in preview.get("da")[1]
+        )
         assert shows_joker(preview.get("da")[1], 27)
         # An edit elsewhere while the catalog is still broken shows at once ...
         set_joker(preview.root, 28)
         preview.wait_for("joker = 28 in English", lambda: shows_joker(preview.get("da")[1], 28))
-        assert "⚠ The winner of the round" in preview.get("da")[1]
+        assert f"{ENGLISH}The winner of the round" in preview.get("da")[1]
         output = preview.output(mark)
         assert "Traceback" not in output, output
     finally:
         catalog.write_text(good, "utf-8")
     # ... and fixing the catalog brings the Danish sentence back.
-    preview.wait_for("Danish again", lambda: "⚠" not in in_short(preview.get("da")[1]))
+    preview.wait_for("Danish again", lambda: ENGLISH not in in_short(preview.get("da")[1]))
     assert_last_good_pages(preview, 28)
 
 

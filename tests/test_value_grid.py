@@ -2,7 +2,9 @@
 
 Each value of rules.yaml at its lowest allowed, its seed value and a high one, the cap
 fractions 0.2, 0.4, 0.5 and 1, ace_low 1 and 2, an ace worth no more than ace_low, a joker
-worth 1, and a few combinations. The pages are rendered in-process (no MkDocs) and checked
+worth 1, odd targets (whose share the engine rounds down), caps equal at some player counts,
+and a few combinations; besides the seed examples, a blocked round won by a tie and rounds
+where one or two of several opponents pay the target share. The pages are rendered in-process (no MkDocs) and checked
 for what a reader would catch: a lost caption, a claim the values contradict, "and" where
 "or" is meant, "1 points", a placeholder left over, a number that comes from nowhere.
 
@@ -47,6 +49,8 @@ def grid_rules(
 ) -> Rules:
     """The seed rules with some values changed, and examples that stay possible under them."""
     low, high = players
+    # The loader refuses a target share of 0 (a never-opened loser would pay nothing).
+    assert math.floor(per_opponent * (low - 1) * fraction) >= 1, "rules the loader refuses"
     examples = tuple(
         # `illustrates` may no longer hold under changed values: the grid drops it.
         dataclasses.replace(example, illustrates=None)
@@ -72,11 +76,19 @@ def hand(codes: str, opened: bool = True) -> Hand:
     return Hand(tuple(parse_card(code) for code in codes.split()), opened)
 
 
-# Two more situations, so every rule gets said somewhere: a blocked round and a never-opened
-# loser under the cap. Their titles are headings of the page, already in every catalog.
+# More situations, so every rule gets said somewhere: a blocked round, one won by a tie, a
+# never-opened loser under the cap, and two never-opened opponents of three over it (77 + 25).
+# Their titles are headings of the page, already in every catalog.
+BIG = "KH KS QD QC JH JS 9D 8C"
 EXTRA_EXAMPLES = (
     Example("blocked", "The blocked round", Round((hand("2C 3D"), hand("4H"), hand("KS QS", False)), None)),
+    Example("tie", "Three special cases", Round((hand("2C 3D"), hand("5H"), hand("KS QS", False)), None)),
     Example("closed", "The player who never opened", Round((hand(""), hand("2C", False), hand("3D")), 0)),
+    Example(
+        "two-closed",
+        "The end of the game",
+        Round((hand(""), hand(BIG, False), hand("KD KC QH QS JD JC 9H 8D", False)), 0),
+    ),
 )
 
 GRID = {
@@ -100,12 +112,21 @@ GRID = {
     "fraction 0.4": grid_rules(fraction=Fraction(2, 5)),
     "fraction 1": grid_rules(fraction=Fraction(1)),
     "fraction 0.2, cap 1000000": grid_rules(fraction=Fraction(1, 5), cap=1_000_000),
-    "per opponent 1": grid_rules(per_opponent=1),
+    "per opponent 2": grid_rules(per_opponent=2),  # the lowest the loader takes: a share of 1
+    "per opponent 75": grid_rules(per_opponent=75),  # half of 75 is rounded down; 150 is not
+    "per opponent 75, fraction 0.4": grid_rules(per_opponent=75, fraction=Fraction(2, 5)),  # 30, 60, 90...
+    "per opponent 75, cap 1000000": grid_rules(per_opponent=75, cap=1_000_000),
+    "cap 50": grid_rules(cap=50),  # equal with two players, the fixed one is lower with more
+    "cap 150": grid_rules(cap=150),  # the share is lower with 2 or 3, equal with 4
+    "cap 300, 4 to 8 players": grid_rules(cap=300, players=(4, 8)),  # equal with 7, nothing lower
+    "fraction 1, per opponent 50, cap 1000000": grid_rules(
+        fraction=Fraction(1), per_opponent=50, cap=1_000_000
+    ),
     "per opponent 2500": grid_rules(per_opponent=2500),
     "two players only": grid_rules(players=(2, 2)),
     "2 to 8 players": grid_rules(players=(2, 8)),
     "4 to 8 players": grid_rules(players=(4, 8)),
-    "all lowest": grid_rules(1, 1, 1, 1, 1, 1, 1, Fraction(1, 5), 1, (2, 2)),
+    "all lowest": grid_rules(1, 1, 1, 1, 1, 1, 1, Fraction(1, 5), 5, (2, 2)),
     "all high": grid_rules(1_000_000, 2500, 2500, 2, 1_000_000, 2500, 1_000_000, Fraction(1), 2500, (2, 8)),
 }
 
@@ -123,6 +144,33 @@ ONLY_TWO = "In a two-player game, this last cap is the one that applies most oft
 SOME_COUNTS = "With %(players)s players, this last cap is the lower one."
 EVERY_COUNT = "Whatever the number of players, this last cap is the lower one."
 NO_COUNT = "Whatever the number of players, the fixed cap is the lower one."
+EQUAL = "With %(players)s players, both caps are equal."
+EQUAL_THEN_FIXED = (
+    "With %(players)s players, both caps are equal; with more players, the fixed cap is the lower one."
+)
+ROUNDING = "A share of the target that is not a whole number of points is rounded down."
+BLOCKED_ONE = "Nobody went out: the player with the lowest hand value wins the blocked round and scores zero."
+BLOCKED_TIE = (
+    "Nobody went out: the players tied for the lowest hand value all win the blocked round and score zero."
+)
+# Who pays the target share, by (whole target, half, rounded down): singular and plural.
+SHARE_PAID = {
+    (True, False, False): "%(seats)s pays the target",
+    (False, True, False): "%(seats)s pays half the target",
+    (False, True, True): "%(seats)s pays half the target, rounded down",
+    (False, False, False): "%(seats)s pays %(share)s of the target",
+    (False, False, True): "%(seats)s pays %(share)s of the target, rounded down",
+}
+MORE = ": their hand value plus the surcharge is more than that."
+NEVER_OPENED = "%(seats)s pays their hand value plus the surcharge."
+FIXED_CAP = "%(seats)s pays the fixed cap: their hand value plus the surcharge is more than that."
+CAPPED_AT = {  # the arithmetic under a seat that pays the share, by (whole, half, rounded down)
+    (True, False, False): "%(sum)s, capped at %(cap)s (the target)",
+    (False, True, False): "%(sum)s, capped at %(cap)s (half the target)",
+    (False, True, True): "%(sum)s, capped at %(cap)s (half the target, rounded down)",
+    (False, False, False): "%(sum)s, capped at %(cap)s (%(share)s of the target)",
+    (False, False, True): "%(sum)s, capped at %(cap)s (%(share)s of the target, rounded down)",
+}
 KIND_NAMES = {"JK": "the joker", "A": "the ace"} | {
     str(pips): f"the {word}"
     for pips, word in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 2)
@@ -164,6 +212,9 @@ def test_every_language_tells_the_truth(name: str, renderer: Workspace, language
         assert_notes_hold(page, rules, translate, where)
         assert_lower_cap_sentence(page, rules, translate, fmt, where)
         assert_dear_cards_are_dear(page, rules, translate, where)
+        assert_blocked_winners(page, rules, translate, where)
+        assert_share_payers_named(page, rules, translate, fmt, where)
+        assert_rounding_said(page, rules, translate, fmt, where)
         assert_numbers_come_from_the_rules(page, rules, fmt, where)
 
 
@@ -197,11 +248,14 @@ def assert_counts_are_plural(page: str, code: str, where: str) -> None:
         assert found is None, f"{where}: {found and found.group()!r}: a count outside ngettext"
 
 
-def says(text: str, translate: Translator, msgid: str, plural: str = "") -> bool:
+def says(text: str, translate: Translator, msgid: str, plural: str = "", **known: str) -> bool:
     """Whether the text holds a message's translation (any plural form), whatever fills its
-    placeholders. The sentence starts at a word; its first letter may have been capitalised."""
+    placeholders but the ``known`` ones. The sentence starts at a word; its first letter may
+    have been capitalised."""
     forms = {translate.ngettext(msgid, plural, n) for n in (1, 2, 5, 21, 1_000_000)} if plural else set()
     for form in forms or {translate.gettext(msgid)}:
+        for name, value in known.items():
+            form = form.replace(f"%({name})s", value)
         parts = [re.escape(part) for part in re.split(r"%\(\w+\)s", form)]
         first = parts[0][:1]
         if first.isalpha():
@@ -220,6 +274,16 @@ def assert_notes_hold(page: str, rules: Rules, translate: Translator, where: str
         assert (translate.gettext(note) in page) == (note == expected), f"{where}: {note!r}"
 
 
+def equal_counts(rules: Rules) -> list[int]:
+    """Player counts where the target share equals the fixed cap."""
+    return [
+        players
+        for players in range(rules.players_min, rules.players_max + 1)
+        if math.floor(rules.target_per_opponent * (players - 1) * rules.cap_target_fraction)
+        == rules.never_opened_cap
+    ]
+
+
 def share_counts(rules: Rules) -> list[int]:
     """Player counts where half (or the fraction) of the target is below the fixed cap."""
     counts = []
@@ -234,16 +298,32 @@ def assert_lower_cap_sentence(
     page: str, rules: Rules, translate: Translator, fmt: Formatter, where: str
 ) -> None:
     counts = share_counts(rules)
+    equal = equal_counts(rules)
     every = list(range(rules.players_min, rules.players_max + 1))
+    fixed = [n for n in every if n not in counts and n not in equal]
     sentences = {
         ONLY_TWO: counts == [2],
         EVERY_COUNT: counts == every and len(every) > 1,
         SOME_COUNTS: bool(counts) and counts != [2] and not (counts == every and len(every) > 1),
-        NO_COUNT: not counts,
+        # Never "the fixed cap is the lower one" where both are equal.
+        NO_COUNT: not counts and not equal,
+        EQUAL_THEN_FIXED: not counts and bool(equal) and bool(fixed),
+        EQUAL: bool(equal) and not (not counts and fixed),
     }
-    assert sum(sentences.values()) == 1
+    assert sum(sentences[m] for m in (ONLY_TWO, EVERY_COUNT, SOME_COUNTS, NO_COUNT, EQUAL_THEN_FIXED)) <= 1
     for msgid, expected in sentences.items():
-        assert says(page, translate, msgid) == expected, f"{where}: {msgid!r} for counts {counts}"
+        # EQUAL is the start of EQUAL_THEN_FIXED: look for it as a sentence of its own.
+        found = (
+            says(page, translate, msgid)
+            if msgid != EQUAL
+            else translate.gettext(EQUAL) % {"players": fmt.list([fmt.number(n) for n in equal], style="or")}
+            in page.splitlines()
+        )
+        assert found == expected, f"{where}: {msgid!r} for share counts {counts}, equal {equal}"
+    if equal:
+        numbers = fmt.list([fmt.number(n) for n in equal], style="or")
+        msgid = EQUAL_THEN_FIXED if sentences[EQUAL_THEN_FIXED] else EQUAL
+        assert translate.gettext(msgid) % {"players": numbers} in page, f"{where}: equal at {equal}"
     if sentences[SOME_COUNTS]:
         numbers = [fmt.number(n) for n in counts]
         alternatives = translate.gettext(SOME_COUNTS) % {"players": fmt.list(numbers, style="or")}
@@ -310,3 +390,101 @@ def assert_numbers_come_from_the_rules(page: str, rules: Rules, fmt: Formatter, 
     text = re.sub(r"<[^>]+>", " ", page)  # attributes (data-card="5C") are not read
     stray = sorted(set(NUMBER.findall(text)) - shown)
     assert not stray, f"{where}: numbers that are no value of the rules nor engine result: {stray}"
+
+
+def assert_blocked_winners(page: str, rules: Rules, translate: Translator, where: str) -> None:
+    """A blocked round says one winner, or all the tied ones, as the hands decide."""
+    said = dict(example_explanations(page))
+    for example in rules.examples:
+        situation = example.situation
+        if situation.went_out is not None:
+            continue
+        values = [sum(engine.card_value(rules, card) for card in h.cards) for h in situation.hands]
+        tied = values.count(min(values)) > 1
+        text = said[translate.gettext(example.title)]
+        assert (translate.gettext(BLOCKED_TIE) in text) == tied, f"{where}: {example.id}: {text!r}"
+        assert (translate.gettext(BLOCKED_ONE) in text) == (not tied), f"{where}: {example.id}: {text!r}"
+
+
+def share_words(rules: Rules, players: int) -> tuple[bool, bool, bool]:
+    """(the whole target, half of it, rounded down) for the share at this player count."""
+    fraction = rules.cap_target_fraction
+    exact = rules.target_per_opponent * (players - 1) * fraction
+    return fraction == 1, fraction == HALF, exact.denominator != 1
+
+
+def seat_names(situation: Round, seats: list[int], translate: Translator) -> list[str]:
+    """How the page names seats: opponents numbered from 1 after the winner, in a blocked
+    round players by seat."""
+    out = situation.went_out
+    if out is None:
+        return [translate.gettext("Player %(number)s") % {"number": seat + 1} for seat in seats]
+    opponents = [seat for seat in range(situation.players) if seat != out]
+    return [
+        translate.gettext("Opponent %(number)s") % {"number": opponents.index(seat) + 1} for seat in seats
+    ]
+
+
+def assert_share_payers_named(
+    page: str, rules: Rules, translate: Translator, fmt: Formatter, where: str
+) -> None:
+    """The never-opened losers are named, each in the sentence of the rule that decided their
+    score; the share in words that fit its value ("the target", "half the target", "40 %"),
+    "rounded down" exactly when it is not whole."""
+    said = dict(example_explanations(page))
+    share = fmt.percent(rules.cap_target_fraction)
+    for example in rules.examples:
+        situation = example.situation
+        players = situation.players
+        values = [sum(engine.card_value(rules, card) for card in h.cards) for h in situation.hands]
+        blocked = situation.went_out is None
+        target_share = math.floor(rules.target_per_opponent * (players - 1) * rules.cap_target_fraction)
+        never_opened = [
+            seat
+            for seat, (h, value) in enumerate(zip(situation.hands, values, strict=True))
+            if not (seat == situation.went_out or (blocked and value == min(values)))  # a winner
+            and not h.opened
+            and not situation.hand_rummy
+        ]
+        cap = min(target_share, rules.never_opened_cap)  # equal: the fixed cap is named
+        over = [seat for seat in never_opened if values[seat] + rules.never_opened_surcharge > cap]
+        payers = over if target_share < rules.never_opened_cap else []
+        fixed = [] if payers else over
+        for seats, msgid in (([s for s in never_opened if s not in over], NEVER_OPENED), (fixed, FIXED_CAP)):
+            plural = msgid.replace("%(seats)s pays", "%(seats)s each pay")
+            if seats:
+                names = fmt.list(seat_names(situation, seats, translate))
+                sentence = translate.ngettext(msgid, plural, len(seats)) % {"seats": names}
+                assert sentence in said[translate.gettext(example.title)], f"{where}: {example.id}: {msgid!r}"
+            else:
+                assert not says(said[translate.gettext(example.title)], translate, msgid, plural), (
+                    f"{where}: {example.id}: {msgid!r}"
+                )
+        text = said[translate.gettext(example.title)]
+        words = share_words(rules, players)
+        for key, start in SHARE_PAID.items():
+            plural = start.replace("%(seats)s pays", "%(seats)s each pay")
+            if key != words or not payers:
+                assert not says(text, translate, start + MORE, plural + MORE, share=share), (
+                    f"{where}: {example.id}: {text!r}"
+                )
+                continue
+            names = fmt.list(seat_names(situation, payers, translate))
+            sentence = translate.ngettext(start + MORE, plural + MORE, len(payers))
+            assert sentence % {"seats": names, "share": share} in text, f"{where}: {example.id}: {text!r}"
+        row = next(
+            line for line in page.splitlines() if line.startswith(f"| **{translate.gettext(example.title)}**")
+        )
+        for key, msgid in CAPPED_AT.items():
+            expected = bool(payers) and key == words
+            assert says(row, translate, msgid, share=share) == expected, f"{where}: {example.id}: {msgid!r}"
+
+
+def assert_rounding_said(page: str, rules: Rules, translate: Translator, fmt: Formatter, where: str) -> None:
+    rounds = any(share_words(rules, n)[2] for n in rules.player_counts)
+    assert (translate.gettext(ROUNDING) in page) == rounds, f"{where}: rounding said: {not rounds}"
+    if rules.cap_target_fraction == 1:  # "the target", never "100 % of the target"
+        share = fmt.percent(rules.cap_target_fraction)
+        assert not says(
+            page, translate, "%(sum)s, capped at %(cap)s (%(share)s of the target)", share=share
+        ), where

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterator
+from fractions import Fraction
 
 from generator import catalogs, plurals, po
 from generator.errors import display_path, short
 from generator.lint.inputs import GLOSSARY_NAME, Subject
-from generator.lint.model import Finding, Severity, check
+from generator.lint.model import FIX, Finding, Severity, check
 from generator.messages import Rule, Status
 from generator.po import Key, key_of
+from generator.policy import CONFIG_NAME
 
 UPDATE = "run `make update`"
 EXTRACT = "run `make extract`"
@@ -40,7 +43,8 @@ def stale(subject: Subject) -> Iterator[Finding]:
     if subject.language.catalog is not None:
         for entry in subject.language.catalog.catalog.obsolete.values():
             yield subject.finding(
-                "obsolete entry (#~), kept in case the source brings it back",
+                "obsolete entry (#~), kept in case the source brings it back: nothing to do (delete it "
+                "to drop the old translation)",
                 entry,
                 severity=Severity.WARNING,
                 line=entry.lineno,
@@ -91,16 +95,15 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
 
 @check("completeness")
 def completeness(subject: Subject) -> Iterator[Finding]:
-    """Untranslated and fuzzy messages: the page shows English (and the strict build refuses).
-    Theme strings imported from Material and not yet confirmed: shown, a warning until reviewed."""
+    """Untranslated and fuzzy messages: warnings, never errors (the policy, generator/policy.py);
+    so are theme strings imported from Material and not yet confirmed (the site shows them).
+
+    The page shows the English source, marked ``lang="en"`` under a notice; each line says
+    where to translate it. A language below its ``check.yaml`` threshold is built but not
+    offered in the switcher: one more warning says so, and how far it has to go.
+    """
     if subject.language.catalog is None:
         return
-    counts = subject.stats
-    minimum = subject.shared.policy.threshold(subject.code)
-    # Unreviewed theme strings are shown in the language: readers see no English there.
-    severity = Severity.ERROR if counts.shown < minimum else Severity.WARNING
-    theirs = f" + {counts.unreviewed} from the theme, unreviewed" if counts.unreviewed else ""
-    quota = f"{counts.translated}{theirs}/{counts.total} translated, {float(minimum):.0%} required"
     template = subject.shared.workspace.template
     pot: set[Key] = {key_of(m) for m in template.messages()} if template else set()
     asked = {miss.key: miss for miss in (subject.result.missed if subject.result else ())}
@@ -116,14 +119,18 @@ def completeness(subject: Subject) -> Iterator[Finding]:
             empty = [str(i) for i, text in enumerate(texts) if not text]
             what = "untranslated" if len(empty) == len(texts) else f"plural form(s) {', '.join(empty)} empty"
             yield subject.finding(
-                f"{what}: the page shows the English text{where} ({quota})", entry, severity=severity
+                f"{what}: the page shows the English text{where}; translate it at this line "
+                "(Poedit, Weblate or a text editor), then `make site`",
+                entry,
+                severity=Severity.WARNING,
             )
         elif verdict.status is Status.FUZZY:
             yield subject.finding(
                 f"fuzzy: the English source changed and the translation awaits review (#| shows the old "
-                f"source); the page shows English until the fuzzy flag is removed{where} ({quota})",
+                f"source); the page shows English{where}; review it at this line and remove the "
+                "`#, fuzzy` flag",
                 entry,
-                severity=severity,
+                severity=Severity.WARNING,
             )
         elif verdict.status is Status.UNREVIEWED:
             yield subject.finding(
@@ -132,6 +139,37 @@ def completeness(subject: Subject) -> Iterator[Finding]:
                 entry,
                 severity=Severity.WARNING,
             )
+
+
+@check("threshold")
+def threshold(subject: Subject) -> Iterator[Finding]:
+    """A language below its ``check.yaml`` threshold is built but not offered: a warning, with the way up."""
+    if subject.language.catalog is None:
+        return
+    counts = subject.stats
+    minimum = subject.shared.policy.threshold(subject.code)
+    shown = counts.in_language  # unreviewed theme strings are shown in the language: they count
+    if not subject.shared.policy.offers(subject.code, shown, counts.total):
+        theirs = f", {counts.unreviewed} of them from the theme, unreviewed" if counts.unreviewed else ""
+        share = _percent(shown / counts.total if counts.total else 1.0)
+        yield subject.finding(
+            f"{shown} of {counts.total} messages translated{theirs} ({share}), "
+            f"below the {_percent(float(minimum))} locales/{CONFIG_NAME} asks (min_translated): the "
+            "language is built but left out of the language switcher and hreflang links; translate "
+            f"{_needed(shown, counts.total, minimum)} more message(s) in this catalog, or "
+            f"lower min_translated.{subject.code}",
+            severity=Severity.WARNING,
+        )
+
+
+def _percent(share: float) -> str:
+    """Rounded down: 79.6 % is not shown as the 80 % it misses."""
+    return f"{math.floor(share * 100)}%"
+
+
+def _needed(translated: int, total: int, minimum: Fraction) -> int:
+    """The fewest more translations that reach the threshold."""
+    return max(0, math.ceil(minimum * total) - translated)
 
 
 @check(Rule.PLURAL_FORMS.value)
@@ -160,7 +198,7 @@ def plural_forms(subject: Subject) -> Iterator[Finding]:
         verdict = subject.verdicts.get(key_of(entry))
         for problem in verdict.problems if verdict else ():
             if problem.rule is Rule.PLURAL_FORMS:
-                yield subject.finding(problem.text, entry)
+                yield subject.finding(f"{problem.text}; {FIX}", entry)
 
 
 @check("terminology")
@@ -171,13 +209,17 @@ def glossary_coverage(subject: Subject) -> Iterator[Finding]:
     path = subject.glossary_path
     if subject.glossary is None:
         yield subject.finding(
-            "no glossary for this language: terminology is not checked", severity=Severity.WARNING, path=path
+            "no glossary for this language: terminology is not checked; copy another language's "
+            f"{GLOSSARY_NAME} here and write this language's terms",
+            severity=Severity.WARNING,
+            path=path,
         )
         return
     for concept in subject.shared.concepts:
         if not subject.glossary.get(concept):
             yield subject.finding(
-                f"the glossary has no term for the concept {short(concept)!r}",
+                f"the glossary has no term for the concept {short(concept)!r}: "
+                f"add `{short(concept)}: [term, ...]`",
                 severity=Severity.WARNING,
                 path=path,
             )

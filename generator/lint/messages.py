@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from babel.messages.catalog import Message
 
 from generator import placeholders as printf
+from generator.errors import display_path
 from generator.lint.inputs import Subject
-from generator.lint.model import Finding, check
+from generator.lint.model import FIX, Finding, check
 from generator.messages import Rule
 from generator.po import forms, ids, key_of
 
@@ -25,7 +26,7 @@ def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:
         verdict = subject.verdicts.get(key_of(entry))
         for problem in verdict.problems if verdict else ():
             if problem.rule is rule:
-                yield subject.finding(problem.text, entry)
+                yield subject.finding(f"{problem.text}; {FIX}", entry)
 
 
 @check(Rule.PLACEHOLDERS.value)
@@ -45,6 +46,7 @@ def terminology(subject: Subject, message: Message) -> Iterator[Finding]:
     """A message whose source uses a glossary concept uses one of this language's terms for it."""
     if subject.glossary is None:
         return
+    glossary = display_path(subject.glossary_path) if subject.glossary_path else "the glossary"
     source = fold(" ".join(" ".join(printf.literal_runs(text)) for text in ids(message)))
     for concept, english in subject.shared.concepts.items():
         terms = subject.glossary.get(concept)
@@ -55,7 +57,8 @@ def terminology(subject: Subject, message: Message) -> Iterator[Finding]:
                 label = f"plural form {index}: " if message.pluralizable else ""
                 yield subject.finding(
                     f"{label}the source speaks of {concept!r}, but the translation uses none of the "
-                    f"{subject.language.locale.english_name} glossary's terms for it ({', '.join(terms)})",
+                    f"{subject.language.locale.english_name} glossary's terms for it ({', '.join(terms)}): "
+                    f"use one at this line, or add this wording to {glossary}",
                     message,
                 )
 

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from generator.lint.inputs import Subject
 
 
+# What to do next, said at the end of a finding about one translation (its file:line leads the line).
+FIX = "fix the translation at this line (the page shows the English source until then)"
+
+
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -117,3 +121,18 @@ class Report:
 
     def error_lines(self) -> list[str]:
         return [f.line_text() for f in self.findings if f.severity is Severity.ERROR]
+
+    def gap_lines(self) -> list[str]:
+        """The warnings a build shows of the policy's gaps: one line per language that shows some
+        English (``check`` lists each message), and each language left out of the switcher."""
+        lines = []
+        for summary in self.summaries:
+            shown = summary.untranslated + summary.fuzzy
+            if shown:
+                lines.append(
+                    f"{summary.path}: warning: [completeness] {shown} message(s) show in English, marked "
+                    f"({summary.untranslated} untranslated, {summary.fuzzy} fuzzy): "
+                    f"`rulesdoc check --lang {summary.code}` lists them with their lines"
+                )
+        lines += [f.line_text() for f in self.findings if f.check == "threshold"]
+        return lines
