@@ -250,7 +250,7 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
 def _export(args: argparse.Namespace, project: Project) -> int:
     from generator import export  # the bundle's imports cost `render` nothing
 
-    rules = load_rules(project.rules)
+    rules = load_rules(project.rules, project.root)
     for path in export.write_bundle(export.bundle(rules), args.out):
         say(display_path(path))
     return EXIT_OK
@@ -267,7 +267,8 @@ def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
 
 def _require_project(args: argparse.Namespace, project: Project) -> None:
     """Outside a project, say so, rather than "rules.yaml: file not found"."""
-    if getattr(args, "rules", None) is None and not project.rules.exists():
+    # lexists: a dangling or looping rules.yaml is the project's, with an error of its own.
+    if getattr(args, "rules", None) is None and not os.path.lexists(project.rules):
         raise RulesdocError(
             "not found: rulesdoc works in a project folder (one with rules.yaml); "
             "run it there or point at one with --root DIR",

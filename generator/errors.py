@@ -6,6 +6,7 @@ CLI, the MkDocs glue and CI annotations can all show it without a traceback.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,5 +82,8 @@ def display_path(path: Path | str) -> str:
     p = Path(path)
     try:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(p)
+    except (ValueError, OSError, RuntimeError):  # outside; or a symlink loop, which resolve() refuses
+        try:
+            return str(Path(os.path.abspath(p)).relative_to(os.path.abspath(os.getcwd())))
+        except (ValueError, OSError):
+            return str(p)

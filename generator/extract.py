@@ -16,7 +16,7 @@ from generator import files
 from generator.cards import ALL_CARDS
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import CARD_CONTEXT, english_card_name
-from generator.rules import Source, compose
+from generator.yamlload import Source, compose
 
 ExtractResult = tuple[int, str, "str | tuple[str, ...]", list[str]]
 

@@ -36,22 +36,55 @@ MAX_SCORE_INPUT_BYTES = 64 * MiB  # `score` reads rounds one at a time; this bou
 
 
 def check_regular(path: Path, root: Path | None = None) -> os.stat_result:
-    """Refuse what is not a regular file, or a symlink out of ``root``; never read it to say so."""
+    """Refuse what is not a regular file, or a path out of ``root``; never read it to say so.
+
+    This is the one way every command resolves a project file: a symlink (of the file or of a
+    folder on its way) whose target leaves ``root`` is refused, a dangling or looping one is an
+    error naming it (never a file silently skipped).
+    """
     where = Location(display_path(path))
     try:
         link = path.is_symlink()
         info = path.stat()
     except FileNotFoundError:
-        raise RulesdocError("file not found", where) from None
+        raise RulesdocError(
+            "is a symlink to nothing (dangling)" if _is_link(path) else "file not found", where
+        ) from None
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise RulesdocError("is a symlink loop; refused", where) from None
         raise RulesdocError(f"cannot read: {error.strerror}", where) from None
-    if link and root is not None and not path.resolve().is_relative_to(root.resolve()):
+    if root is not None and not _stays_inside(path, root, link):
         raise RulesdocError("is a symlink to a file outside the project; refused", where)
     if stat.S_ISDIR(info.st_mode):
         raise RulesdocError("is a directory, not a file", where)
     if not stat.S_ISREG(info.st_mode):
         raise RulesdocError("is not a regular file (a device, FIFO or socket); refused", where)
     return info
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:
+        return False
+
+
+def _stays_inside(path: Path, root: Path, link: bool) -> bool:
+    """A path in ``root`` (as written, or reached through a symlink) must resolve inside it.
+
+    A file given outside the project on purpose (``--rules ../other.yaml``) is the user's choice.
+    """
+    real_root = root.resolve()
+    written_inside = Path(os.path.abspath(path)).is_relative_to(os.path.abspath(root)) or (
+        Path(os.path.abspath(path)).is_relative_to(real_root)
+    )
+    if not (link or written_inside):
+        return True
+    try:
+        return path.resolve(strict=True).is_relative_to(real_root)
+    except (OSError, RuntimeError):  # a loop on the way: stat() above would have said so
+        return False
 
 
 def read_bytes(path: Path, limit: int, root: Path | None = None, what: str = "file") -> bytes:
@@ -92,7 +125,23 @@ def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
     """Replace ``path`` with ``data``: the old file or the new one, whole, whatever happens.
 
     The mode is the old file's, or the umask's default for a new one (not mkstemp's 0600).
+    A failure (a read-only folder, ``ulimit -f``, a full disk) is one line naming the file.
     """
+    with cannot_write(path):
+        _write_atomically(path, data, mode)
+
+
+@contextlib.contextmanager
+def cannot_write(path: Path) -> Iterator[None]:
+    """An OSError while writing ``path`` as the one-line error naming it (EACCES, EROFS, EFBIG, ENOSPC...)."""
+    try:
+        yield
+    except OSError as error:
+        where = Location(display_path(path))
+        raise RulesdocError(f"cannot write: {error.strerror or error}", where) from None
+
+
+def _write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
         try:
@@ -196,11 +245,24 @@ def replace_folder(staged: Path, target: Path) -> None:
     """
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise RulesdocError("is not a folder; refusing to replace it", Location(display_path(target)))
+    with cannot_write(target):
+        _replace_folder(staged, target)
+
+
+def _replace_folder(staged: Path, target: Path) -> None:
     if not target.exists():
         os.rename(staged, target)
         return
-    if exchange(staged, target):
-        shutil.rmtree(staged, ignore_errors=True)  # staged now holds the old folder
+    try:
+        if exchange(staged, target):
+            shutil.rmtree(staged, ignore_errors=True)  # staged now holds the old folder
+            return
+    except OSError as error:
+        if error.errno != errno.EBUSY:
+            raise
+        # A mount point (a Docker volume) cannot be renamed: its contents are replaced instead.
+        # Not one step, so a reader may see a mix for a moment; the build itself was whole.
+        _replace_contents(staged, target)
         return
     # No atomic exchange: two renames, with the old folder kept aside until the new one is in place.
     aside = target.with_name(f".{target.name}.old-{os.getpid()}")
@@ -209,11 +271,29 @@ def replace_folder(staged: Path, target: Path) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
+def _replace_contents(staged: Path, target: Path) -> None:
+    for old in list(target.iterdir()):
+        shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+    for new in list(staged.iterdir()):
+        os.rename(new, target / new.name)
+    os.chmod(target, stat.S_IMODE(staged.stat().st_mode))
+    staged.rmdir()
+
+
 def staging_folder(target: Path) -> Path:
-    """A fresh folder beside ``target`` (same file system, so the final rename is atomic)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(target)
-    return Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=target.parent))
+    """A fresh folder beside ``target`` (same file system, so the final rename is atomic).
+
+    Its mode is the umask's (mkdtemp's 0700 would make the published site unreadable to a web
+    server running as another user).
+    """
+    if target.exists() and (target.is_symlink() or not target.is_dir()):
+        raise RulesdocError("is not a folder; refusing to replace it", Location(display_path(target)))
+    with cannot_write(target):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(target)
+        staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=target.parent))
+        os.chmod(staged, 0o777 & ~_umask())
+        return staged
 
 
 def remove_leftovers(target: Path) -> None:
@@ -236,8 +316,9 @@ class FolderLock:
         self.handle: int | None = None
 
     def acquire(self, on_wait: str = "") -> None:
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        handle = os.open(self.target.parent / f".{self.target.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        with cannot_write(self.target):  # a read-only folder: one line, not a traceback
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(self.target.parent / f".{self.target.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -14,6 +14,7 @@ recorded once, with the template line that asked for it.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -73,7 +74,15 @@ def catalog_path(locales_dir: Path, code: str) -> Path:
 
 def catalog_codes(locales_dir: Path) -> list[str]:
     """The folder names that hold a catalog, as they are spelled on disk."""
-    return sorted(p.parent.parent.name for p in locales_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    # lexists, not glob's exists(): a dangling or looping catalog symlink is a language that
+    # cannot be read (an error when it is loaded), never a language silently dropped.
+    if not locales_dir.is_dir():
+        return []
+    return sorted(
+        entry.name
+        for entry in locales_dir.iterdir()
+        if os.path.lexists(entry / "LC_MESSAGES" / f"{DOMAIN}.po")
+    )
 
 
 def language_of(loaded: LoadedCatalog, code: str, formatting: str | None = None) -> Language:

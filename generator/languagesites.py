@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from generator import aside, lint, preview, theme
+from generator import aside, files, lint, preview, theme
 from generator.errors import Refusal, RulesdocError
 from generator.i18n import THEME_CONTEXT, Language, Translator, judge_catalog
 from generator.messages import Status
@@ -176,9 +176,14 @@ def _render(
     if memory is None:
         return workspace.render(languages), codes, True
     project = workspace.project
-    configuration = (project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml")
+    # The checks' own inputs too (the glossaries, check.yaml): a broken one is an error line in
+    # the preview, not an edit the preview never sees.
+    configuration = (
+        project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml",
+        project.locales / "glossary.yaml", project.locales / "check.yaml",
+    )  # fmt: skip
     sources = preview.digest(
-        project.rules.read_bytes(),
+        files.read_bytes(project.rules, files.MAX_RULES_BYTES, project.root),
         preview.folder_stamp(project.templates),
         *(preview.stamp(path) for path in configuration),
     )
@@ -187,7 +192,8 @@ def _render(
     changed = []
     for language in languages:
         catalog = preview.stamp(language.catalog.path) if language.catalog is not None else None
-        fingerprint = preview.digest(sources, catalog, status)
+        glossary = preview.stamp(project.locales / language.code / "glossary.yaml")
+        fingerprint = preview.digest(sources, catalog, glossary, status)
         known = memory.renders.get(language.code)
         if known is not None and known[0] == fingerprint:
             results[language.code] = known[1]  # type: ignore[assignment]

@@ -483,7 +483,16 @@ def _entry(message: Message, obsolete: bool) -> gettext_po.Entry:
         translator_comments=message.user_comments,
         extracted_comments=message.auto_comments,
         references=[(name, line) for name, line in message.locations],
-        flags=sorted(message.flags),
+        flags=_flags(message),
         previous=tuple(message.previous_id) if message.fuzzy else (),
         obsolete=obsolete,
     )
+
+
+def _flags(message: Message) -> list[str]:
+    """The message's flags; Babel adds python-format to every message holding "%(name)s", also
+    when read back from a file that says no-python-format (a rules note): that one flag stays."""
+    flags = set(message.flags)
+    if "no-python-format" in flags:
+        flags.discard("python-format")
+    return sorted(flags)

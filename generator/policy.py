@@ -25,6 +25,7 @@ A language the site does not publish (the ``languages`` option of the rulesdoc p
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import yaml
 
-from generator import files
+from generator import files, yamlload
 from generator.errors import Location, RulesdocError, display_path
 
 CONFIG_NAME = "check.yaml"
@@ -67,7 +68,7 @@ class Policy:
 
 def read_policy(locales: Path, published: Collection[str] = (), root: Path | None = None) -> Policy:
     path = locales / CONFIG_NAME
-    if not path.is_file():
+    if not os.path.lexists(path):  # a dangling or looping symlink is an error, not "no configuration"
         return Policy(published=frozenset(published))
     data = _load(path, root)
     where = Location(display_path(path))
@@ -75,15 +76,10 @@ def read_policy(locales: Path, published: Collection[str] = (), root: Path | Non
 
 
 def _load(path: Path, root: Path | None) -> dict[object, object]:
-    """check.yaml as plain data, read with the rules' bounded loader (no tags, bounded depth)."""
-    from generator.rules import BoundedLoader, Source, yaml_error
-
+    """check.yaml as plain data, read with the one bounded YAML loader (no tags, bounded depth)."""
     shown = display_path(path)
     text = files.read_text(path, files.MAX_CONFIG_BYTES, root)
-    try:
-        data = yaml.load(text, Loader=BoundedLoader) or {}  # noqa: S506  (a safe loader)
-    except yaml.YAMLError as error:
-        raise yaml_error(error, text, Source(shown)) from None
+    data = yamlload.load(text, yamlload.Source(shown)) or {}
     if not isinstance(data, dict):
         raise RulesdocError(
             "the check configuration must be a mapping (min_translated, translate_url)", Location(shown)

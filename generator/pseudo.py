@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 
 from generator import catalogs, files, po
 from generator import placeholders as printf
+from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import catalog_path
 from generator.locales import PSEUDO_CODE, PSEUDO_LOCALE
 
@@ -81,6 +82,12 @@ def pseudo_catalog(template: Catalog) -> Catalog:
 
 def write_pseudo(locales: Path, out: Path = DEFAULT_OUT) -> Path:
     """Write ``out/en-XA/LC_MESSAGES/messages.po`` (and a copy of messages.pot for the status page)."""
+    if out.resolve() == locales.resolve():
+        # en-XA in the project's catalogs would be published by the next strict build.
+        raise RulesdocError(
+            "the pseudo-locale is never written into the project's catalogs; choose another --out",
+            Location(display_path(out)),
+        )
     template = catalogs.load_template(locales)
     catalog = pseudo_catalog(template.catalog)
     path = catalog_path(out, PSEUDO_CODE)

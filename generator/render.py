@@ -108,8 +108,9 @@ def plural_counts(env: jinja2.Environment, templates: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted(templates.rglob("*.j2")):
         try:
-            tree = env.parse(path.read_text(encoding="utf-8"))
-        except (jinja2.TemplateSyntaxError, OSError, UnicodeDecodeError):
+            # Bounded, a regular file (not a symlink to /dev/zero): as the template loader reads it.
+            tree = env.parse(files.read_text(path, files.MAX_TEMPLATE_BYTES, templates.parent))
+        except (jinja2.TemplateSyntaxError, RulesdocError):
             continue  # rendering reports it
         for call in tree.find_all(nodes.Call):
             if not isinstance(call.node, nodes.Name) or call.node.name not in ("ngettext", "npgettext"):

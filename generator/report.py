@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from generator import engine
+from generator import engine, files
 from generator.errors import Location, RulesdocError, display_path
 from generator.export import PlayerCount, player_counts, rule_values
 from generator.model import Rules
@@ -131,12 +131,31 @@ class Git:
         return found.stdout.decode().strip()
 
     def relative(self, path: Path) -> str:
-        return path.resolve().relative_to(self.folder).as_posix()
+        """The path of the file (a symlink's target: git keeps the link, not the file) in ``folder``."""
+        resolved = path.resolve()
+        if not resolved.is_relative_to(self.folder.resolve()):
+            raise RulesdocError(
+                "is a symlink to a file outside the project; refused", Location(display_path(path))
+            )
+        return resolved.relative_to(self.folder.resolve()).as_posix()
 
-    def show(self, path: Path) -> bytes | None:
-        """The file's bytes in the revision; None if it did not exist there."""
-        shown = self.run("show", f"{self.rev}:./{self.relative(path)}")
-        return shown.stdout if shown.returncode == 0 else None
+    def show(self, path: Path, limit: int) -> bytes | None:
+        """The file's bytes in the revision, at most ``limit`` of them; None if it did not exist there.
+
+        Its size is asked of git first: a huge base file is refused before it is read.
+        """
+        name = f"{self.rev}:./{self.relative(path)}"
+        sized = self.run("cat-file", "-s", name)
+        if sized.returncode != 0:
+            return None
+        size = int(sized.stdout.strip() or 0)
+        if size > limit:
+            raise RulesdocError(
+                f"file is {size:,} bytes in the base revision; the limit is {limit:,}",
+                Location(f"{self.rev}:{self.relative(path)}"),
+            )
+        shown = self.run("cat-file", "blob", name)
+        return shown.stdout[: limit + 1] if shown.returncode == 0 else None
 
 
 # ---------------------------------------------------------------- the comparison
@@ -223,7 +242,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
         known = {po.key_of(m) for m in updated if m.id}
         updated.update(template, update_header_comment=False)
         prefill_theme(updated, known)  # as `catalog update` does
-        data = git.show(path)
+        data = git.show(path, files.MAX_CATALOG_BYTES)
         where = f"{git.rev}:{git.relative(path)}"
         try:
             base = po.parse(data, path, where).catalog if data is not None else None
@@ -260,11 +279,11 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
 
 def compare(root: Path, rules_path: Path, locales: Path, rev: str) -> Report:
     """The report of the working tree's rules and catalogs against revision ``rev``."""
-    after = load_rules(rules_path)
+    after = load_rules(rules_path, root)
     git = Git(rules_path.resolve().parent, rev)
     commit = git.commit()
     where = f"{rev}:{git.relative(rules_path)}"
-    text = git.show(rules_path)
+    text = git.show(rules_path, files.MAX_RULES_BYTES)
     if text is None:
         raise RulesdocError("no such file in the base revision", Location(where))
     try:
@@ -277,5 +296,6 @@ def compare(root: Path, rules_path: Path, locales: Path, rev: str) -> Report:
         values=value_changes(before, after),
         examples=example_changes(before, after),
         player_counts=player_count_changes(before, after),
-        languages=translation_changes(root, locales, Git(locales.resolve(), rev)),
+        # The project's folder, not the catalogs': a catalog may be a symlink to another in the project.
+        languages=translation_changes(root, locales, Git(root.resolve(), rev)),
     )

@@ -4,6 +4,7 @@ JSON for tools."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,6 +36,19 @@ def _bold_if(changed: bool, text: str) -> str:
     return f"**{text}**" if changed else text
 
 
+def code_span(text: str) -> str:
+    """``text`` as a Markdown code span, literal whatever it holds (a git ref may hold ` < >).
+
+    CommonMark: the fence is one backtick more than the longest run inside, and a space pads
+    the text when it starts or ends with a backtick; nothing in a code span is HTML.
+    """
+    text = " ".join(text.split())  # one line: a line break would end the heading
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _quoted(message: MessageChange) -> str:
     text = f"“{escape_text(message.msgid)}”"
     if message.context:
@@ -46,7 +60,7 @@ def _quoted(message: MessageChange) -> str:
 
 def markdown(report: Report) -> str:
     """For a pull-request comment or ``$GITHUB_STEP_SUMMARY``."""
-    lines = [f"## Rule change against `{report.base}` ({report.commit[:12]})", ""]
+    lines = [f"## Rule change against {code_span(report.base)} ({report.commit[:12]})", ""]
 
     changed = [change for change in report.values if change.changed]
     lines += ["### Values", ""]

@@ -11,13 +11,11 @@ import difflib
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -25,84 +23,33 @@ from generator import files
 from generator.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
+from generator.yamlload import Source, compose
 
 T = TypeVar("T")
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
+# Control characters but tab and line feed (as msgfmt and YAML's own reader refuse them raw).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
 MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
-# No Rami score comes near this; the bound keeps values exact in every app's number type
-# (a JavaScript number, a 32-bit int) and is stated in the JSON Schema (generator/schema.py).
-MAX_VALUE = 1_000_000_000
+# No Rami score comes near this; the bound keeps every number of a round in a 32-bit int (and
+# exact in a JavaScript number), and is stated in the JSON Schema (generator/schema.py).
+# Worst case, V = MAX_VALUE: the target is at most 7·V (eight players); a hand holds at most the
+# 36 jokers, aces and face cards of two decks (V each) and 72 pip cards (432 points), plus a
+# surcharge V: a round scores at most 37·V + 432; a total that reaches the target in that round
+# is below 7·V + 37·V + 432 = 44·V + 432 = 440 000 432 < 2**31 - 1 = 2 147 483 647.
+# (Only tied extra rounds can add to totals past that: each round again at most 37·V + 432.)
+MAX_VALUE = 10_000_000
+# A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
+# 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+# A whole number written with a decimal point (20.0, as a JSON writer may): the JSON Schema's
+# "integer" accepts it, and so does the loader.
+_WHOLE_FLOAT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\.0*")
 
 
-@dataclass(frozen=True)
-class Source:
-    """The file being read, for error locations."""
-
-    path: str
-
-    def at(self, node: Node) -> Location:
-        return Location(self.path, node.start_mark.line + 1)
-
-    def error(self, node: Node, message: str) -> RulesdocError:
-        return RulesdocError(message, self.at(node))
-
-
-MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
-
-
-class DepthBound(Composer):
-    """A composer refusing documents nested deeper than :data:`MAX_DEPTH` (mixed into a loader)."""
-
-    depth = 0
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark  # type: ignore[attr-defined]
-                raise yaml.MarkedYAMLError(
-                    problem=f"nested more than {MAX_DEPTH} levels deep", problem_mark=mark
-                )
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-
-class BoundedLoader(DepthBound, yaml.SafeLoader):
-    """PyYAML's safe loader, refusing documents nested deeper than :data:`MAX_DEPTH`."""
-
-
-def compose(text: str, source: Source) -> Node | None:
-    """Parse YAML into nodes; syntax errors become one line with the line number."""
-    try:
-        return yaml.compose(text, Loader=BoundedLoader)
-    except yaml.YAMLError as error:
-        raise yaml_error(error, text, source) from None
-
-
-def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocError:
-    """PyYAML's error as our one line: the file, the line, what is wrong (never a traceback)."""
-    if isinstance(error, yaml.MarkedYAMLError):
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
-        problem = error.problem or error.context or "invalid YAML"
-        column = f" (column {mark.column + 1})" if mark else ""
-        opened = error.context_mark
-        if error.context and opened and mark and opened.line != mark.line:
-            # "while parsing a flow sequence": say where the unclosed bracket or quote began.
-            column += f"; {error.context.removeprefix('while ')} that began on line {opened.line + 1}"
-        return RulesdocError(f"YAML syntax error: {problem}{column}", Location(source.path, line))
-    if isinstance(error, yaml.reader.ReaderError):  # a control character, e.g. NUL: no mark, a position
-        line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
-        character = chr(error.character) if isinstance(error.character, int) else error.character
-        return RulesdocError(
-            f"YAML syntax error: character {character!r} is not allowed ({error.reason})",
-            Location(source.path, line),
-        )
-    return RulesdocError(f"YAML syntax error: {error}", Location(source.path))
+# YAML is read by the one bounded loader of every YAML file: generator/yamlload.py.
 
 
 def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES_BYTES) -> str:
@@ -149,6 +96,21 @@ def _construct_scalar(node: ScalarNode) -> object:
 
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
     value = _scalar(node, source, what)
+    if isinstance(value, float) and isinstance(node, ScalarNode) and _WHOLE_FLOAT.fullmatch(node.value):
+        value = int(value)
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and isinstance(node, ScalarNode)
+        and not node.style
+        and not _DECIMAL.fullmatch(node.value)
+        and not _WHOLE_FLOAT.fullmatch(node.value)
+    ):
+        raise source.error(
+            node,
+            f"{what}: write {short(node.value)!r} as a plain decimal number ({short(str(value))}?); "
+            "YAML 1.1 and YAML 1.2 tools read it differently",
+        )
     if isinstance(value, bool) or not isinstance(value, int):
         raise source.error(node, f"{what} must be a whole number, not {short(node.value)!r}")
     if value < minimum:
@@ -172,6 +134,9 @@ def _text(node: Node, source: Source, what: str) -> str:
         raise source.error(node, f"{what} must be non-empty text")
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
         raise source.error(node, f"{what} holds a lone surrogate (an escape like \\ud800): not text")
+    control = _CONTROL.search(value)
+    if control:  # an escape like "\0" or "\e": it would reach the POT, the pages and the search index
+        raise source.error(node, f"{what} holds the control character {control.group()!r}; refused")
     return " ".join(value.split())
 
 
@@ -229,6 +194,8 @@ def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
     cards: list[Card] = []
     for card_node in card_nodes:
         code = _scalar(card_node, source, "a card")
+        if isinstance(code, str) and code != code.strip():  # the schema's pattern has no spaces either
+            raise source.error(card_node, f"unknown card {short(code)!r}: no spaces around a card")
         try:
             cards.append(parse_card(str(code)))
         except RulesdocError as error:
@@ -272,7 +239,8 @@ def _example(node: Node, source: Source, index: int) -> Example:
     what = f"examples[{index}]"
     fields = _mapping(node, source, what, ("id", "title", "situation"), ("note", "illustrates"))
     example_id = _text(fields["id"], source, "id")
-    if not _ID_PATTERN.match(example_id):
+    raw_id = _scalar(fields["id"], source, "id")
+    if not _ID_PATTERN.match(example_id) or raw_id != example_id:  # spaces around it too: the schema's
         raise source.error(
             fields["id"], f"example id {short(example_id)!r} must be lowercase words joined by '-'"
         )

@@ -6,12 +6,10 @@ each round alone is composed into nodes, read by :func:`generator.rules.parse_ro
 handed on, and its nodes are dropped before the next one is read. Errors keep their line:
 they are the same one-line errors, from the same node readers, as when the input is read whole.
 
-The events come from LibYAML where PyYAML has it (about 15 times faster than PyYAML's own
-parser, which then takes most of the time); its syntax errors are worded differently, so
-on one the text is read again by PyYAML's parser, for the words and line every other YAML
-error of rulesdoc has. The input itself is read whole (its size is bounded:
-:data:`generator.files.MAX_SCORE_INPUT_BYTES`), so that can be done, and an error can
-name its line from the text.
+The events come from the one bounded YAML loader (:mod:`generator.yamlload`: LibYAML where
+PyYAML has it, about 15 times faster than PyYAML's own parser); its syntax errors are translated
+there, never found by reading the text again. The input itself is read whole (its size is
+bounded: :data:`generator.files.MAX_SCORE_INPUT_BYTES`), so that an error can name its line.
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ from typing import Any, BinaryIO, Literal, Protocol
 
 import yaml
 from yaml.composer import ComposerError
-from yaml.constructor import SafeConstructor
 from yaml.events import (
     Event,
     MappingEndEvent,
@@ -33,26 +30,14 @@ from yaml.events import (
     StreamEndEvent,
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from yaml.parser import ParserError
-from yaml.reader import Reader, ReaderError
-from yaml.resolver import Resolver
-from yaml.scanner import ScannerError
 
 from generator import files
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.model import Round
 
 # The node readers of rules.py, so that a round read here fails with the same words as there.
-from generator.rules import (
-    BoundedLoader,
-    DepthBound,
-    Source,
-    _check_tag,
-    _mapping,
-    _sequence,
-    parse_round,
-    yaml_error,
-)
+from generator.rules import _check_tag, _mapping, _sequence, parse_round
+from generator.yamlload import Source, loader, yaml_error
 
 Form = Literal["round", "list", "game"]
 STDIN = "<stdin>"
@@ -76,23 +61,6 @@ def read_bounded(stream: BinaryIO, limit: int) -> bytes:
     return data
 
 
-try:
-    from yaml._yaml import CParser
-except ImportError:  # PyYAML built without LibYAML: its own parser only, slower, the same nodes
-    LIBYAML = False
-else:
-    LIBYAML = True
-
-    class FastLoader(DepthBound, CParser, SafeConstructor, Resolver):
-        """LibYAML's events, composed into nodes by PyYAML's composer (depth-bounded); safe tags only."""
-
-        def __init__(self, stream: str) -> None:
-            CParser.__init__(self, stream)
-            DepthBound.__init__(self)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
-
-
 class Loader(Protocol):
     """What the stream needs of a loader: PyYAML's or LibYAML's events, and PyYAML's composer.
 
@@ -110,13 +78,6 @@ class Loader(Protocol):
     def dispose(self) -> None: ...
 
 
-def loader(text: str) -> Loader:
-    """The fastest loader this PyYAML has; the text is first checked as PyYAML's reader checks it."""
-    if Reader.NON_PRINTABLE.search(text):
-        Reader(text)  # raises the ReaderError (a NUL, an escape character...) with its position
-    return FastLoader(text) if LIBYAML else BoundedLoader(text)
-
-
 class RoundStream:
     """The rounds of one ``score`` input, in order, each with its location.
 
@@ -129,8 +90,12 @@ class RoundStream:
         self.source = Source(path)
         try:
             self._loader: Loader = loader(text)
+        except yaml.YAMLError as error:  # a control character: no loader to dispose of
+            raise yaml_error(error, text, self.source) from None
+        try:
             self.form, self._root, self._composed = self._open()
         except yaml.YAMLError as error:
+            self._loader.dispose()
             raise self._error(error) from None
 
     def __iter__(self) -> Iterator[tuple[Round, Location]]:
@@ -142,18 +107,6 @@ class RoundStream:
             self._loader.dispose()
 
     def _error(self, error: yaml.YAMLError) -> RulesdocError:
-        """The one-line error; for LibYAML's syntax errors, PyYAML's words and line for the same text."""
-        if not isinstance(self._loader, BoundedLoader) and isinstance(
-            error, (ScannerError, ParserError, ReaderError)
-        ):
-            parser = BoundedLoader(self.text)
-            try:
-                while parser.check_event():
-                    parser.get_event()  # type: ignore[no-untyped-call]
-            except yaml.YAMLError as own:
-                error = own
-            finally:
-                parser.dispose()
         return yaml_error(error, self.text, self.source)
 
     # ------------------------------------------------------------ walking the events

@@ -25,20 +25,21 @@ build of the same site waits for the first (a lock).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import posixpath
 import re
 import shutil
 import urllib.parse
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import jinja2
 from markupsafe import Markup
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
@@ -85,6 +86,18 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         self.serving = command == "serve"
         self.memory = Memory() if self.serving else None
 
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Watch rules.yaml from here, not from mkdocs.yml's ``watch:``.
+
+        MkDocs validates the ``watch:`` paths on every rebuild: with rules.yaml missing the
+        rebuild aborted and the preview hung. Watched from here (watchdog follows the path
+        through its folder), its removal is a rebuild like any edit: the one-line error, the
+        last good pages served, and its return seen.
+        """
+        with contextlib.suppress(OSError):  # no rules.yaml at the start: the first build said so
+            server.watch(str(self._project(config).rules), recursive=False)
+        return server
+
     @event_priority(100)  # before the search plugin reads its settings
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         build = sitebuild.current()
@@ -98,7 +111,11 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
             if not self.serving:
-                self._build_aside(config)
+                try:  # `site` a file, a read-only folder: said now, not after the whole build
+                    self._build_aside(config)
+                except RulesdocError as error:
+                    self._release()
+                    raise PluginError(str(error)) from None
         _apply_language(config, self.site)
         return config
 
@@ -281,7 +298,10 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         if config.strict and _warnings_counted():
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
         if self.final_site_dir is not None:
-            files.replace_folder(Path(config.site_dir), self.final_site_dir)
+            try:
+                files.replace_folder(Path(config.site_dir), self.final_site_dir)
+            except RulesdocError as error:
+                raise PluginError(str(error)) from None  # on_build_error removes the new site
             config.site_dir = str(self.final_site_dir)
             self._release()
 
@@ -292,6 +312,13 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         if sitebuild.current() is None and self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
             self._release()
+        if sitebuild.current() is None and isinstance(error, OSError):
+            # MkDocs' own writes (theme files, pages) on a full disk or past `ulimit -f`: one line,
+            # not its traceback; the old site is untouched (the new one was being built beside it).
+            written = error.filename2 or error.filename
+            where = display_path(written) if written else "the site"
+            logging.getLogger("mkdocs").error("%s: cannot write: %s", where, error.strerror or error)
+            raise Abort("Aborted: the site could not be written; the previous site is unchanged") from None
 
     def _release(self) -> None:
         self.final_site_dir = self.staging = None

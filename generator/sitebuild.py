@@ -35,7 +35,7 @@ from mkdocs.theme import Theme
 from mkdocs.utils import templates
 
 from generator import aside, preview, rootfiles, theme
-from generator.errors import RulesdocError
+from generator.errors import RulesdocError, display_path
 from generator.languagesites import Judged, LanguageSite, Rendering, realize
 from generator.preview import Memory
 
@@ -349,6 +349,10 @@ def _build_one(code: str) -> tuple[Judged | None, str | None]:
         return judged, None
     except (Abort, RulesdocError) as error:
         return judged, f"{site.language.tag}: {error}"
+    except OSError as error:  # EFBIG, ENOSPC, EACCES where MkDocs writes the pages: its one line
+        written = error.filename2 or error.filename  # a copy names its source first
+        where = display_path(written) if written else "the site"
+        return judged, f"{site.language.tag}: {where}: cannot write: {error.strerror or error}"
     except Exception as error:  # a worker must report, never die silently
         return judged, (
             f"{site.language.tag}: {type(error).__name__}: {error} ({traceback.format_exc(limit=-1).strip()})"

@@ -161,7 +161,9 @@ class ThemeStrings:
     def partial(self) -> str:
         """A Jinja partial in Material's shape: ``{% macro t(key) %}`` over a dict literal."""
         body = ",\n".join(
-            f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in sorted(self.values.items())
+            # ensure_ascii=False: Jinja reads "\ud83d\ude00" as two lone surrogates, not one emoji.
+            f"  {json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+            for key, value in sorted(self.values.items())
         )
         return "{% macro t(key) %}{{ {\n" + body + "\n}[key] }}{% endmacro %}\n"
 

@@ -26,13 +26,14 @@ class CardChip:
     name: str  # escaped for Markdown/HTML text
     symbol: str
     colour: str  # "red", "black" or "joker"
+    label: str = ""  # the name as plain text, escaped once for the attribute (not the Markdown-escaped name)
 
     @property
     def html(self) -> str:
         return (
             # dir="auto" isolates the chip: on a right-to-left page it neither reorders nor is reordered.
             f'<span class="rd-card rd-{self.colour}" dir="auto" role="img"'
-            f' aria-label="{attribute(unmarked(self.name))}" data-card="{self.code}">'
+            f' aria-label="{attribute(self.label or unmarked(self.name))}" data-card="{self.code}">'
             f'<span class="rd-suit" aria-hidden="true">{self.symbol}</span> {self.name}</span>'
         )
 
@@ -158,10 +159,11 @@ def facts(rules: Rules, fmt: Formatter) -> Facts:
 
 
 def card_chip(card: Card, translate: Translator) -> CardChip:
-    name = translate.pgettext(CARD_CONTEXT, english_card_name(card))
+    english = english_card_name(card)
+    name, label = translate.pgettext(CARD_CONTEXT, english), translate.plain(english, CARD_CONTEXT)
     if card.suit is None:
-        return CardChip(card.code, name, "★", "joker")
-    return CardChip(card.code, name, card.suit.symbol, "red" if card.suit.is_red else "black")
+        return CardChip(card.code, name, "★", "joker", label)
+    return CardChip(card.code, name, card.suit.symbol, "red" if card.suit.is_red else "black", label)
 
 
 # The order sentences are said in: the rule that overrides the hands first, then the hands.

@@ -14,19 +14,20 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-import yaml
 from babel.messages.pofile import read_po, write_po
 from conftest import PUBLISHED, copy_project
 
-from generator import engine, files, score_input, scoring_io
+from generator import engine, files, scoring_io, yamlload
 from generator.conformance import conformance
 from generator.errors import RulesdocError
-from generator.rules import Source, compose, load_rules, parse_rounds
+from generator.rules import load_rules, parse_rounds
 from generator.score_input import RoundStream
 from generator.score_table import round_lines
+from generator.yamlload import Source, compose
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = load_rules(ROOT / "rules.yaml")
@@ -268,21 +269,27 @@ def test_libyaml_syntax_errors_keep_pyyamls_words(text: str) -> None:
     assert str(stream.value) == str(whole.value)
 
 
-def test_libyaml_words_errors_differently() -> None:
-    """Why the stream asks PyYAML for the words: LibYAML's differ."""
-    if not score_input.LIBYAML:
+def test_libyaml_errors_are_translated_not_parsed_again() -> None:
+    """Every YAML file is read by LibYAML; its errors are translated, never re-read by PyYAML's parser.
+
+    (PyYAML's parser on the error path was what made a 200 kB input of nested brackets take a minute.)
+    """
+    if not yamlload.LIBYAML:
         pytest.skip("PyYAML without LibYAML")
-    text = "hands: [\n"
-    problems = []
-    for loader in (yaml.SafeLoader, yaml.CSafeLoader):
-        with pytest.raises(yaml.MarkedYAMLError) as raised:
-            yaml.load(text, Loader=loader)
-        problems.append(raised.value.problem)
-    assert problems == [
-        "expected the node content, but found '<stream end>'",
-        "did not find expected node content",
-    ]
-    assert isinstance(score_input.loader(text), score_input.FastLoader)
+    assert isinstance(yamlload.loader("hands: [\n"), yamlload.FastLoader)
+    with pytest.raises(RulesdocError) as raised:
+        compose("hands: [\n", Source("in.yaml"))
+    assert str(raised.value) == "in.yaml:2: YAML syntax error: expected node content (column 1)"
+
+
+def test_deep_brackets_are_refused_in_a_second() -> None:
+    """'[' * 100 000: LibYAML's events, the composer's bound at 32 levels; quadratic time nowhere."""
+    text = "[" * 100_000 + "]" * 100_000
+    for read in (lambda: compose(text, Source("in.yaml")), lambda: list(RoundStream(text, "in.yaml"))):
+        started = time.monotonic()
+        with pytest.raises(RulesdocError, match="nested more than 32 levels deep"):
+            read()
+        assert time.monotonic() - started < 2
 
 
 # ---------------------------------------------------------------- standard output

@@ -205,7 +205,7 @@ rule_values = st.fixed_dictionaries(
         "surcharge": st.integers(1, 200),
         "cap": st.integers(1, 400),
         "fraction": st.sampled_from(["0.001", "0.1", "0.29", "1/3", "0.5", "0.7", "1"]),
-        "per_opponent": st.sampled_from([1, 2, 3, 7, 50, 100, 333, 10**9]),
+        "per_opponent": st.sampled_from([1, 2, 3, 7, 50, 100, 333, 10**7]),  # 10**7: MAX_VALUE
     }
 )
 

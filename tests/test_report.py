@@ -208,3 +208,60 @@ def test_a_project_without_catalogs_reports_the_rules_alone(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert "No value changed." in done.stdout
     assert done.stdout.endswith("### Translations\n\nNo catalogs.\n")
+
+
+# ---------------------------------------------------------------- issue 21: untrusted base revisions
+
+
+def test_a_ref_with_backticks_and_html_stays_a_code_span(repo: Path) -> None:
+    """``git tag 'v`</details><h1>X</h1>'``: the ref is shown literally, never as live HTML."""
+    tag = "v`</details><h1>X</h1>"
+    git(repo, "tag", tag, "HEAD~1")
+    done = report(repo, "--base", tag)
+    assert done.returncode == 0, done.stderr
+    heading = done.stdout.splitlines()[0]
+    assert heading.startswith("## Rule change against ``v`</details><h1>X</h1>`` (")
+
+
+def test_code_span_outlasts_any_run_of_backticks() -> None:
+    from generator.report_formats import code_span
+
+    assert code_span("main") == "`main`"
+    assert code_span("a``b") == "```a``b```"
+    assert code_span("`x`") == "`` `x` ``"
+
+
+def test_a_huge_base_catalog_is_refused_before_it_is_read(repo: Path) -> None:
+    """A 5 MB base catalog (the limit is 4 MiB): one line naming it, found from git's size alone."""
+    catalog = repo / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    good = catalog.read_bytes()
+    catalog.write_bytes(good + b"#" * (5 * 1024 * 1024) + b"\n")
+    git(repo, "commit", "-q", "-am", "a huge catalog")
+    catalog.write_bytes(good)
+    done = report(repo, "--base", "HEAD")
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("rulesdoc: error: HEAD:locales/da/LC_MESSAGES/messages.po: file is")
+    assert "the limit is 4,194,304" in done.stderr
+
+
+def test_a_rules_symlink_out_of_the_project_is_refused(repo: Path) -> None:
+    rules = repo / "rules.yaml"
+    rules.unlink()
+    rules.symlink_to("/etc/passwd")
+    done = report(repo, "--base", "HEAD~1")
+    assert done.returncode == 2
+    assert "root:" not in done.stdout + done.stderr
+    assert "rules.yaml: is a symlink to a file outside the project; refused" in done.stderr
+
+
+def test_a_catalog_symlinked_inside_the_project(repo: Path) -> None:
+    """A catalog that is a symlink to another file of the project is read from its target."""
+    catalog = repo / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    shutil.copy(catalog, repo / "da-catalog.po")
+    git(repo, "add", "da-catalog.po")
+    git(repo, "commit", "-q", "-m", "the catalog kept beside")
+    catalog.unlink()
+    catalog.symlink_to(repo / "da-catalog.po")
+    done = report(repo, "--base", "HEAD", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert [language["code"] for language in json.loads(done.stdout)["languages"]][:1] == ["da"]

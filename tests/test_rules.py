@@ -320,7 +320,7 @@ EXAMPLE = """examples:
         pytest.param(
             edited("  ace: 11", "  ace: [11"),
             # the unclosed list runs on into line 7, where the parser gives up
-            "x.yaml:7: YAML syntax error: expected ',' or ']', but got ':' (column 7); parsing a flow sequence that began on line 6",
+            "x.yaml:7: YAML syntax error: expected ',' or ']' (column 7); parsing a flow sequence that began on line 6",
             id="syntax-error",
         ),
         pytest.param(

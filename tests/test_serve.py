@@ -361,14 +361,32 @@ def break_with_a_folder_not_cldr(root: Path) -> Callable[[], None]:
     return lambda: shutil.rmtree(root / "locales" / name)
 
 
+def break_by_removing_rules(root: Path) -> Callable[[], None]:
+    """rules.yaml gone (a branch switch): MkDocs once aborted on its `watch:` path and hung."""
+    rules = root / "rules.yaml"
+    aside = root.parent / "rules.yaml.away"
+    os.rename(rules, aside)
+    return lambda: os.rename(aside, rules)
+
+
+def break_with_deep_glossary(root: Path) -> Callable[[], None]:
+    """A glossary nested 2000 lists deep: once a RecursionError the preview swallowed."""
+    glossary = root / "locales" / "da" / "glossary.yaml"
+    good = glossary.read_bytes() if glossary.exists() else None
+    glossary.write_text("concept:\n  " + "[" * 2000 + "]" * 2000 + "\n", "utf-8")
+    return lambda: glossary.write_bytes(good) if good is not None else glossary.unlink()
+
+
 @pytest.mark.parametrize(
     ("breaks", "where", "joker"),
     [
         (break_with_huge_integer, "rules.yaml", 30),
+        (break_by_removing_rules, "rules.yaml", 33),
+        (break_with_deep_glossary, "locales/da/glossary.yaml", 34),
         (break_with_bad_charset, str(DANISH_PO), 31),
         (break_with_a_folder_not_cldr, 'locales/da.x" onmouseover="alert(1)', 32),
     ],
-    ids=["huge-integer", "bad-charset", "folder-not-cldr"],
+    ids=["huge-integer", "rules-removed", "deep-glossary", "bad-charset", "folder-not-cldr"],
 )
 def test_hostile_input_keeps_last_good_pages_until_fixed(
     preview: Preview,

@@ -3,14 +3,14 @@ a fresh extraction, the glossaries and the policy. No check reads a file itself.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 from babel.messages.catalog import Catalog, Message
 
-from generator import catalogs, files
+from generator import catalogs, files, yamlload
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.i18n import SOURCE, CatalogStats, Language
 from generator.lint.model import Finding, Severity
@@ -189,17 +189,11 @@ def _texts(workspace: Workspace) -> dict[str, dict[Key, tuple[str, ...]]]:
 
 def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, tuple[str, ...]] | None:
     """``concept: [form, ...]``; None when the file does not exist."""
-    if not path.is_file():
+    if not os.path.lexists(path):  # a dangling or looping symlink is an error, not "no glossary"
         return None
     where = Location(display_path(path))
-    try:
-        data = yaml.safe_load(files.read_text(path, files.MAX_CONFIG_BYTES, root))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise RulesdocError(
-            f"invalid glossary: {getattr(error, 'problem', error)}", Location(where.path, line)
-        ) from None
+    # The bounded loader: a syntax error is one line naming its line; deep nesting is refused.
+    data = yamlload.load(files.read_text(path, files.MAX_CONFIG_BYTES, root), yamlload.Source(where.path))
     if data is None:
         return {}
     if not isinstance(data, dict):
