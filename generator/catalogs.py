@@ -29,7 +29,7 @@ from generator import __version__, files, plurals, po
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import DOMAIN, SOURCE_LANGUAGE, THEME_CONTEXT, catalog_codes, catalog_path, language_of
 from generator.locales import canonical, parse_locale
-from generator.messages import NO_FORMAT
+from generator.messages import NO_FORMAT, THEME_ORIGIN, from_theme
 
 COMMENT_TAGS = ("Translators:",)
 KEYWORDS = {
@@ -254,8 +254,11 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
     # catalog start from Material's.
     prefill_theme(catalog, set(before) | revived)
     after = {po.key_of(m): m for m in catalog if m.id}
-    new = sum(1 for key, m in after.items() if key not in before and key not in revived and not m.fuzzy)
-    fuzzy = sum(1 for key, m in after.items() if m.fuzzy and not before.get(key, False))
+    imported = {key for key, m in after.items() if m.fuzzy and from_theme(m)}  # Material's, to review
+    added = [key for key, m in after.items() if key not in before and (not m.fuzzy or key in imported)]
+    new = sum(1 for key in added if key not in revived)
+    reworded = {key for key, m in after.items() if m.fuzzy and key not in imported}
+    fuzzy = sum(1 for key in reworded if not before.get(key, False))
     obsolete = len(set(catalog.obsolete) - obsolete_before)
     data = po.to_bytes(catalog, loaded.headers)
     old = loaded.path.read_bytes()
@@ -355,7 +358,9 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
     """New theme messages start from Material's own translation for the language, where it has one.
 
     Babel's fuzzy matching would guess them from the page's sentences ("Table of contents"
-    from "ten of hearts"): a theme string is never a variant of one of ours.
+    from "ten of hearts"): a theme string is never a variant of one of ours. An imported
+    translation is nobody's review: it carries its origin (a translator comment) and the fuzzy
+    flag, which the translator removes to confirm it (:func:`generator.messages.from_theme`).
     """
     from generator import theme
 
@@ -368,8 +373,13 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
             continue
         material = (theirs or {}).get(by_english.get(po.singular(message.id), ""), "")
         message.string = material
-        message.flags.discard("fuzzy")
         message.previous_id = []
+        message.user_comments = [c for c in message.user_comments if c.strip() != THEME_ORIGIN]
+        if material:
+            message.flags.add("fuzzy")
+            message.user_comments.append(THEME_ORIGIN)
+        else:
+            message.flags.discard("fuzzy")
 
 
 def empty_catalog(template: Catalog, locale: Locale) -> Catalog:

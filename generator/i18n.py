@@ -158,31 +158,38 @@ class CatalogStats:
     translated: int
     fuzzy: int
     untranslated: int
+    unreviewed: int = 0  # imported from the theme, not yet confirmed: shown, but not counted translated
 
     @property
     def total(self) -> int:
-        return self.translated + self.fuzzy + self.untranslated
+        return self.translated + self.fuzzy + self.untranslated + self.unreviewed
 
     @property
     def complete(self) -> float:
         return self.translated / self.total if self.total else 1.0
+
+    @property
+    def in_language(self) -> int:
+        """The messages readers see in the language: translated, and theme strings imported
+        unreviewed (the policy's threshold counts these, the status page's share does not)."""
+        return self.translated + self.unreviewed
 
 
 def count(language: Language, template_keys: Sequence[Key], verdicts: Mapping[Key, Verdict]) -> CatalogStats:
     """The one count: every message of messages.pot, as the page would show it."""
     if language.is_source:
         return CatalogStats(language.code, language.name, len(template_keys), 0, 0)
-    translated = fuzzy = 0
+    counts = dict.fromkeys(Status, 0)
     for key in template_keys:
         verdict = verdicts.get(key)
-        if verdict is None:
-            continue
-        if verdict.status is Status.TRANSLATED:
-            translated += 1
-        elif verdict.status is Status.FUZZY:
-            fuzzy += 1
+        counts[verdict.status if verdict is not None else Status.UNTRANSLATED] += 1
     return CatalogStats(
-        language.code, language.name, translated, fuzzy, len(template_keys) - translated - fuzzy
+        language.code,
+        language.name,
+        counts[Status.TRANSLATED],
+        counts[Status.FUZZY],
+        counts[Status.UNTRANSLATED],
+        counts[Status.UNREVIEWED],
     )
 
 

@@ -17,9 +17,12 @@ from markupsafe import Markup, escape
 
 from generator import aside, files, lint, preview, theme
 from generator.errors import Refusal, RulesdocError
-from generator.i18n import THEME_CONTEXT, Language, Translator
+from generator.i18n import THEME_CONTEXT, Language, Translator, judge_catalog
+from generator.messages import Status
 from generator.preview import Memory
 from generator.render import LanguageResult, Project, Workspace
+
+SITE_NAME = "Rami help"  # a message of templates/index.md.j2
 
 
 @dataclass
@@ -31,6 +34,7 @@ class LanguageSite:
     strings: theme.ThemeStrings
     search: theme.SearchSettings
     pages: tuple[tuple[str, str], ...] = ()  # (name, Markdown)
+    site_name_english: bool = False  # untranslated: the theme's chrome marks it lang="en"
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ def prepare(
     sites = {language.code: _language_site(workspace, language) for language in published}
     counts = {language.code: workspace.stats(language) for language in published if not language.is_source}
     hidden = frozenset(
-        code for code, stats in counts.items() if not policy.offers(code, stats.translated, stats.total)
+        code for code, stats in counts.items() if not policy.offers(code, stats.in_language, stats.total)
     )
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
@@ -202,16 +206,24 @@ def _render(
 
 
 def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
-    translate = Translator(language, workspace.verdicts.get(language.code), mark_fallbacks=False)
+    verdicts = workspace.verdicts.get(language.code)
+    if verdicts is None:
+        verdicts = judge_catalog(language.catalog, {}) if language.catalog is not None else {}
+    translate = Translator(language, verdicts, mark_fallbacks=False)
     translated: dict[str, str | None] = {}
     for message in theme.messages():
         key = (message.english, THEME_CONTEXT)
         translated[message.english] = translate.table[key][0] if key in translate.table else None
+        verdict = verdicts.get(key)
+        if verdict is not None and verdict.status is Status.UNREVIEWED and language.catalog is not None:
+            entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
+            translated[message.english] = str(entry.string) if entry is not None else None
     strings = theme.theme_strings(language.tag, language.direction, translated)
-    name = translate.plain("Rami help")
+    name = translate.plain(SITE_NAME)
     return LanguageSite(
         language=language,
         site_name=Markup(escape(name)),
         strings=strings,
         search=theme.search_settings(language.locale, language.tag),
+        site_name_english=not language.is_source and (SITE_NAME, None) not in translate.table,
     )

@@ -13,6 +13,12 @@ refuses), so no catalog can crash a page, blow up its size or put markup into it
   comment, no Markdown emphasis, link or code the source lacks, and loses none
   (a lone ``<`` as in "5 < 6" is text: every output context escapes it);
 - **plural forms**: a plural entry has as many forms as its catalog's header says.
+
+A theme string ``catalog init``/``update`` imported from Material's own translation is
+*unreviewed* until a translator confirms it: it carries the origin comment
+:data:`THEME_ORIGIN` and the fuzzy flag (every PO editor's "needs work" toggle), and
+clearing the flag confirms it. Meanwhile the site shows it (Material ships it), but it is
+counted apart from the translations a translator wrote or confirmed.
 """
 
 from __future__ import annotations
@@ -28,14 +34,19 @@ from babel.messages.catalog import Message
 from generator import placeholders as printf
 from generator.plurals import PluralForms
 from generator.po import forms, ids
+from generator.theme import THEME_CONTEXT
 
 NO_FORMAT = "no-python-format"  # the gettext flag of texts that are never %-formatted (rules.yaml's)
+# The translator comment on a theme string imported from Material's translation: true before
+# and after review (a translator confirms by removing the fuzzy flag). Short: never wrapped.
+THEME_ORIGIN = "from mkdocs-material, unreviewed while fuzzy"
 
 
 class Status(enum.Enum):
     TRANSLATED = "translated"
     FUZZY = "fuzzy"
     UNTRANSLATED = "untranslated"  # missing, empty, partly empty, or rejected: the page shows English
+    UNREVIEWED = "unreviewed"  # imported from the theme, not yet confirmed: shown, counted apart
 
 
 class Rule(enum.Enum):
@@ -80,7 +91,8 @@ def judge(
         return Verdict(Status.UNTRANSLATED, tuple(plural))
     if not texts or not all(texts):
         return Verdict(Status.UNTRANSLATED)
-    if message.fuzzy:
+    unreviewed = message.fuzzy and from_theme(message)
+    if message.fuzzy and not unreviewed:
         return Verdict(Status.FUZZY)
     problems = list(plural)
     source = ids(message)
@@ -98,7 +110,12 @@ def judge(
         problems += [Problem(Rule.MARKUP, label + p) for p in markup_problems(source, text, index)]
     if problems:
         return Verdict(Status.UNTRANSLATED, tuple(problems))
-    return Verdict(Status.TRANSLATED)
+    return Verdict(Status.UNREVIEWED if unreviewed else Status.TRANSLATED)
+
+
+def from_theme(message: Message) -> bool:
+    """Whether the entry's translation was imported from the theme (reviewed since or not)."""
+    return message.context == THEME_CONTEXT and any(c.strip() == THEME_ORIGIN for c in message.user_comments)
 
 
 def _plural_problems(message: Message, written: int, rule: PluralForms | None) -> list[Problem]:

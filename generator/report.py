@@ -229,6 +229,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     from generator import po
     from generator.catalogs import extract, prefill_theme
     from generator.i18n import catalog_codes, catalog_path
+    from generator.messages import from_theme
 
     codes = catalog_codes(locales)
     if not codes:
@@ -255,7 +256,8 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
                 continue  # the header
             before = base.get(message.id, message.context) if base is not None else None
             change = MessageChange(_text(message.id), message.context)
-            if message.fuzzy and _translated(message.string) and not (before is not None and before.fuzzy):
+            was_fuzzy = before is not None and before.fuzzy
+            if message.fuzzy and _translated(message.string) and not from_theme(message) and not was_fuzzy:
                 previous = message.previous_id[0] if message.previous_id else None
                 fuzzy.append(MessageChange(change.msgid, change.context, previous))
             elif not _translated(message.string) and before is None:

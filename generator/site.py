@@ -246,7 +246,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             # The theme is compiled now: the language builds start, beside the source's.
             sitebuild.start_languages(config, self.rendering)
         output = self._hreflang(compact_alternates(output), page.url, config)
-        return html_direction(output, self.site.language.direction if self.site else "ltr")
+        return self._finish(output)
 
     def on_post_template(self, output_content: str, /, *, template_name: str, config: MkDocsConfig) -> str:
         """The theme's own pages (404.html) too: they are no Markdown page."""
@@ -254,7 +254,17 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             return output_content  # sitemap.xml
         if template_name == "404.html":
             output_content = self._hreflang(compact_alternates(output_content), "404.html", config)
-        return html_direction(output_content, self.site.language.direction if self.site else "ltr")
+        return self._finish(output_content)
+
+    def _finish(self, output: str) -> str:
+        """What every page of a language needs that Material cannot say: its direction on <html>,
+        and lang="en" on the site name while the language's catalog lacks it."""
+        if self.site is not None and self.site.site_name_english:
+            output = english_site_name(output)
+        if self.site is not None:
+            english = set(self.site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)
+            output = english_attributes(output, [self.site.strings[key] for key in sorted(english)])
+        return html_direction(output, self.site.language.direction if self.site else "ltr")
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if sitebuild.current() is not None:
@@ -387,6 +397,44 @@ def html_direction(output: str, direction: str) -> str:
     return _HTML_TAG.sub(
         lambda m: f'<html{m.group(1)} dir="rtl">' if "dir=" not in m.group(1) else m.group(0), output, count=1
     )
+
+
+# Where Material writes the site name (partials/header.html and nav.html): the header's title,
+# the logo links (title and aria-label) and the navigation drawer's title.
+_SITE_NAME_PLACES = re.compile(
+    r'(<div class="md-header__topic">\s*<span class="md-ellipsis")>'
+    r'|(class="md-(?:header|nav)__button md-logo")'
+    r'|(<label class="md-nav__title" for="__drawer")>'
+)
+
+
+def english_site_name(output: str) -> str:
+    """``lang="en"`` on every element that shows the site name, when it falls back to English."""
+
+    def mark(match: re.Match[str]) -> str:
+        if match.group(2):
+            return f'{match.group(2)} lang="en"'
+        return f'{match.group(1) or match.group(3)} lang="en">'
+
+    return _SITE_NAME_PLACES.sub(mark, output)
+
+
+# Chrome that is only an attribute (a tooltip, a screen reader's name) of an element holding
+# nothing else but an icon: the ¶ beside a heading, the palette toggle's input and label.
+ATTRIBUTE_CHROME = ("rulesdoc.permalink", "rulesdoc.palette.dark", "rulesdoc.palette.light")
+
+
+def english_attributes(output: str, values: list[str]) -> str:
+    """``lang="en"`` on the links, inputs and labels whose title or aria-label is one of
+    ``values`` (escaped as the page has them): the chrome that fell back to English."""
+    if not values:
+        return output
+    pattern = re.compile(
+        r'(<(?:a|input|label)\b[^<>]*?\b(?:title|aria-label)="(?:'
+        + "|".join(re.escape(value) for value in values)
+        + r')")(?![^<>]*\blang=)'
+    )
+    return pattern.sub(lambda match: f'{match.group(1)} lang="en"', output)
 
 
 def language_root(language: Language) -> str:

@@ -7,7 +7,10 @@ some of its chrome is English in every language ("Permanent link", the footer's
 with context ``theme`` (English source: Material's ``en.html``), extracted like every
 other message (``babel.cfg`` maps ``mkdocs.yml``, which chooses the theme, to
 :func:`extract_theme`). Each language's build gets a generated partial answering every
-key: our translation, else Material's string for the language, else English.
+key: our translation (one ``catalog init``/``update`` imported from Material counts as
+unreviewed until a translator confirms it, and is shown meanwhile), else Material's string
+for the language, else English; the keys left in English are listed under
+:data:`ENGLISH_KEYS`, for our templates to mark them ``lang="en"``.
 """
 
 from __future__ import annotations
@@ -83,6 +86,8 @@ EXTRA: dict[str, tuple[str, str]] = {
         "Link after that notice, to where volunteers translate this help into this language.",
     ),
 }
+# The theme key whose value lists, space-separated, the keys a language shows in English.
+ENGLISH_KEYS = "rulesdoc.english"
 MATERIAL_HOME = "https://squidfunk.github.io/mkdocs-material/"
 _ENTRY = re.compile(r'^\s*"([A-Za-z.]+)":\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 
@@ -175,19 +180,25 @@ def theme_strings(tag: str, direction: str, translated: Mapping[str, str | None]
     code = material_code(tag)
     theirs = material_strings(code) if code else None
     values: dict[str, str] = {}
+    english_only: list[str] = []  # keys shown in English: our templates mark them lang="en"
     for key, source in english.items():
         if key.startswith("search.config.") or key in ("language", "direction"):
             continue
         ours = translated.get(source) if key in KEYS else None
         values[key] = ours or (theirs or {}).get(key) or source
+        if not (ours or (theirs or {}).get(key)):
+            english_only.append(key)
     for key, (source, _) in EXTRA.items():
         values[key] = translated.get(source) or source
+        if not translated.get(source):
+            english_only.append(key)
     escaped = {key: html.escape(" ".join(value.split()), quote=True) for key, value in values.items()}
     link = f'<a href="{MATERIAL_HOME}" target="_blank" rel="noopener">Material for MkDocs</a>'
     parts = printf.split(" ".join(values["rulesdoc.made_with"].split()))
     escaped["rulesdoc.made_with"] = "".join(
         html.escape(part) if i % 2 == 0 else ("%" if part == "%%" else link) for i, part in enumerate(parts)
     )
+    escaped[ENGLISH_KEYS] = " ".join(sorted(english_only)) if tag.split("-")[0] != "en" else ""
     escaped["language"] = tag
     escaped["direction"] = direction
     return ThemeStrings(escaped)

@@ -64,7 +64,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     for language in NEW:
         path = catalogs.init(project / "locales", language.code)
         assert path == catalog_path(project / "locales", language.folder)
-        fill(path, GETTEXT_FRENCH if language.code == "fr" else None)
+        fill(
+            path, GETTEXT_FRENCH if language.code == "fr" else None, words={"Rami help": marked("Rami help")}
+        )
     site = project.parent / "site"
     result = build_site(project, site)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -126,6 +128,10 @@ def test_no_english_chrome_where_the_theme_messages_are_filled(
     assert f'aria-label="{marked("Header")}"' in html
     assert marked("Table of contents") in html
     assert f"<h1>{marked('404 - Not found')}</h1>" in page(site, language, "404.html")
+    header = re.search(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', html, re.S)
+    assert header and header[1] == marked("Rami help")  # the site name
+    for toggle in ("Switch to dark mode", "Switch to light mode"):  # the palette's buttons
+        assert f'aria-label="{marked(toggle)}"' in html and f'title="{marked(toggle)}"' in html
     config = json.loads(
         re.search(r'<script id="__config" type="application/json">(.*?)</script>', html, re.S)[1]
     )

@@ -58,7 +58,7 @@ def test_every_language_has_every_page_with_its_html_lang(site: Path, code: str)
 
 @pytest.mark.parametrize(
     ("code", "title", "search_placeholder"),
-    [("en", "Counting points", "Search"), ("da", "Tælle point", "Søg"), ("pt", "Contar os pontos", "Buscar"),
+    [("en", "Counting points", "Search"), ("da", "Tælle point", "Søg"), ("pt", "Contar os pontos", "Pesquisar"),
      ("hi", "अंक गिनना", "खोज"), ("nl", "Punten tellen", "Zoeken"), ("ms", "Mengira mata", "Cari")],
 )  # fmt: skip
 def test_theme_ui_site_name_and_nav_speak_the_language(

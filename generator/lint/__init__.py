@@ -38,6 +38,6 @@ def _run_subject(subject: Subject) -> tuple[list[Finding], Summary]:
     errors = sum(f.severity is Severity.ERROR for f in mine)
     summary = Summary(
         subject.code, subject.language.name, stats.translated, stats.fuzzy, stats.untranslated,
-        errors, len(mine) - errors, subject.shown_path,
+        errors, len(mine) - errors, subject.shown_path, stats.unreviewed,
     )  # fmt: skip
     return mine, summary

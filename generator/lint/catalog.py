@@ -95,7 +95,8 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
 
 @check("completeness")
 def completeness(subject: Subject) -> Iterator[Finding]:
-    """Untranslated and fuzzy messages: warnings, never errors (the policy, generator/policy.py).
+    """Untranslated and fuzzy messages: warnings, never errors (the policy, generator/policy.py);
+    so are theme strings imported from Material and not yet confirmed (the site shows them).
 
     The page shows the English source, marked ``lang="en"`` under a notice; each line says
     where to translate it. A language below its ``check.yaml`` threshold is built but not
@@ -131,6 +132,13 @@ def completeness(subject: Subject) -> Iterator[Finding]:
                 entry,
                 severity=Severity.WARNING,
             )
+        elif verdict.status is Status.UNREVIEWED:
+            yield subject.finding(
+                "from the theme, unreviewed: the site shows this translation, imported from Material; "
+                "correct it if needed, then remove the fuzzy flag to confirm it",
+                entry,
+                severity=Severity.WARNING,
+            )
 
 
 @check("threshold")
@@ -140,12 +148,15 @@ def threshold(subject: Subject) -> Iterator[Finding]:
         return
     counts = subject.stats
     minimum = subject.shared.policy.threshold(subject.code)
-    if not subject.shared.policy.offers(subject.code, counts.translated, counts.total):
+    shown = counts.in_language  # unreviewed theme strings are shown in the language: they count
+    if not subject.shared.policy.offers(subject.code, shown, counts.total):
+        theirs = f", {counts.unreviewed} of them from the theme, unreviewed" if counts.unreviewed else ""
+        share = _percent(shown / counts.total if counts.total else 1.0)
         yield subject.finding(
-            f"{counts.translated} of {counts.total} messages translated ({_percent(counts.complete)}), "
+            f"{shown} of {counts.total} messages translated{theirs} ({share}), "
             f"below the {_percent(float(minimum))} locales/{CONFIG_NAME} asks (min_translated): the "
             "language is built but left out of the language switcher and hreflang links; translate "
-            f"{_needed(counts.translated, counts.total, minimum)} more message(s) in this catalog, or "
+            f"{_needed(shown, counts.total, minimum)} more message(s) in this catalog, or "
             f"lower min_translated.{subject.code}",
             severity=Severity.WARNING,
         )

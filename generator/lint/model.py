@@ -103,6 +103,7 @@ class Summary:
     errors: int
     warnings: int
     path: str
+    unreviewed: int = 0  # theme strings imported from Material, not yet confirmed
 
 
 @dataclass(frozen=True)

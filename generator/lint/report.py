@@ -32,11 +32,12 @@ def format_text(report: Report) -> str:
 
 
 def table(report: Report) -> str:
-    head = ("language", "translated", "fuzzy", "untranslated", "errors", "warnings")
+    head = ("language", "translated", "fuzzy", "untranslated", "theme-unreviewed", "errors", "warnings")
     rows = [
-        (s.code, str(s.translated), str(s.fuzzy), str(s.untranslated), str(s.errors), str(s.warnings))
+        (s.code, str(s.translated), str(s.fuzzy), str(s.untranslated), str(s.unreviewed), str(s.errors),
+         str(s.warnings))
         for s in report.summaries
-    ]
+    ]  # fmt: skip
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
     return "\n".join(
         "  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)])
