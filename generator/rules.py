@@ -369,15 +369,3 @@ def load_rules(path: Path | str, root: Path | None = None) -> Rules:
     rules = parse_rules(read_text(path, root), display_path(path))
     check_example_illustrates(rules)
     return rules
-
-
-def parse_rounds(text: str, path: str) -> tuple[list[tuple[Round, Location]], str]:
-    """Read the ``score`` input whole: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
-
-    Returns the rounds with their locations and the form: ``"round"``, ``"list"`` or ``"game"``.
-    ``rulesdoc score`` reads them one at a time instead (:class:`generator.score_input.RoundStream`).
-    """
-    from generator.score_input import RoundStream  # it reads rounds with this module's readers
-
-    stream = RoundStream(text, path)
-    return list(stream), stream.form

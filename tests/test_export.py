@@ -43,11 +43,11 @@ VECTORS = {vector["id"]: vector for vector in CONFORMANCE["vectors"]}
 def test_the_engine_through_the_score_input_agrees_with_every_vector(vector_id: str) -> None:
     """Each input read as `rulesdoc score` reads it, then scored by the engine."""
     from generator import engine
-    from generator.rules import parse_rounds
+    from generator.score_input import RoundStream
 
     vector = VECTORS[vector_id]
     try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others
-        rounds = [situation for situation, _ in parse_rounds(json.dumps(vector["input"]), "vector")[0]]
+        rounds = [situation for situation, _ in RoundStream(json.dumps(vector["input"]), "vector")]
         if vector["kind"] == "game":
             result = conformance.game_expected(engine.score_game(RULES, tuple(rounds)))
         else:

@@ -201,9 +201,10 @@ def plural_forms(subject: Subject) -> Iterator[Finding]:
                 yield subject.finding(f"{problem.text}; {FIX}", entry)
 
 
-@check("terminology")
 def glossary_coverage(subject: Subject) -> Iterator[Finding]:
-    """Each language's glossary names a term for every concept, and no concept the project lacks."""
+    """Each language's glossary names a term for every concept, and no concept the project lacks.
+
+    Part of the "terminology" check (:func:`generator.lint.messages.terminology`), registered once."""
     if subject.language.catalog is None:
         return
     path = subject.glossary_path
