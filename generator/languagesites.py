@@ -17,10 +17,11 @@ from markupsafe import Markup, escape
 
 from generator import aside, files, lint, preview, theme
 from generator.errors import Refusal, RulesdocError
-from generator.i18n import THEME_CONTEXT, Language, Translator, judge_catalog
+from generator.i18n import Language, Translator, judge_catalog
 from generator.messages import Status
 from generator.preview import Memory
 from generator.render import LanguageResult, Project, Workspace
+from generator.theme import THEME_CONTEXT
 
 SITE_NAME = "Rami help"  # a message of templates/index.md.j2
 

@@ -26,7 +26,6 @@ from generator import files, po
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import (
     FALLBACK_OPEN,
-    THEME_CONTEXT,
     CatalogStats,
     Language,
     Miss,
@@ -43,6 +42,7 @@ from generator.policy import Policy, read_policy
 from generator.preview import Memory, folder_stamp
 from generator.project import Project as Project  # where the inputs live; the CLI imports it alone
 from generator.rules import load_rules
+from generator.theme import THEME_CONTEXT
 from generator.view import page_context
 
 PAGE_SUFFIX = ".md.j2"
