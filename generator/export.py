@@ -1,6 +1,6 @@
 """``rulesdoc export``: the rules as a versioned bundle an app can consume and test against.
 
-Three files, written all at once (a temporary folder beside the output, then renamed):
+Three files, written all at once (a temporary folder beside the output, then swapped in):
 
 - ``rules.json``: the values of ``rules.yaml`` in its own shape (so ``rules.schema.json``
   validates ``rules.json["rules"]`` too), and the target and never-opened cap per player count;
@@ -17,9 +17,6 @@ is listed under ``uncovered`` with the reason, never silently dropped.
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +24,7 @@ from typing import Any
 
 from generator import engine
 from generator.errors import Location, RulesdocError, display_path
+from generator.files import replacing
 from generator.model import Reason, Round, Rules
 from generator.schema import SCHEMA_FILE, schema_text
 
@@ -137,9 +135,10 @@ def bundle(rules: Rules) -> dict[str, str]:
 def write_bundle(files: Mapping[str, str], out: Path) -> list[Path]:
     """Replace the folder ``out`` with exactly ``files``, or leave it as it was.
 
-    The files are written into a new folder beside ``out``, which then takes its place by
-    renaming: a reader sees the old bundle or the new one, never a mix. A folder holding
-    anything else is refused rather than replaced (``--out .`` must not empty a project).
+    The files are written into a new folder beside ``out``, which then takes its place
+    (:class:`generator.files.FolderSwap`): a reader sees the old bundle or the new one, never a
+    mix, and a second export waits for the first. A folder holding anything else is refused
+    rather than replaced (``--out .`` must not empty a project).
     """
     where = Location(display_path(out))
     if out.exists() and not out.is_dir():
@@ -151,20 +150,10 @@ def write_bundle(files: Mapping[str, str], out: Path) -> list[Path]:
                 f"holds {others[0]!r}, which is not part of the bundle; export into a new or empty folder",
                 where,
             )
-    parent = out.resolve().parent
-    staging = parent / f".{out.name}.new-{secrets.token_hex(4)}"
-    retired = parent / f".{out.name}.old-{secrets.token_hex(4)}"
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging.mkdir()  # the usual permissions, not mkdtemp's owner-only ones
-        for name, text in files.items():
-            (staging / name).write_text(text, encoding="utf-8", newline="\n")
-        if out.is_dir():
-            os.rename(out, retired)
-        os.rename(staging, out)
+        with replacing(out, f"rulesdoc: waiting for another export writing {display_path(out)}") as staging:
+            for name, text in files.items():
+                (staging / name).write_text(text, encoding="utf-8", newline="\n")
     except OSError as error:
         raise RulesdocError(f"cannot write the bundle: {error.strerror}", where) from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(retired, ignore_errors=True)
     return [out / name for name in files]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -392,18 +391,14 @@ def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
             "the output folder holds files rulesdoc did not write; choose another --out", where
         )
     try:
-        with files.locked(out, f"rulesdoc: waiting for another run writing {display_path(out)}"):
-            staging = files.staging_folder(out)
-            try:
-                for page in pages:
-                    staged = staging / page.lang / page.name
-                    staged.parent.mkdir(parents=True, exist_ok=True)
-                    staged.write_text(page.text, encoding="utf-8", newline="\n")
-                (staging / MARKER).write_text("rendered by rulesdoc: this folder is replaced whole\n")
-                files.replace_folder(staging, out)
-            finally:
-                if staging.exists():
-                    shutil.rmtree(staging, ignore_errors=True)
+        with files.replacing(
+            out, f"rulesdoc: waiting for another run writing {display_path(out)}"
+        ) as staging:
+            for page in pages:
+                staged = staging / page.lang / page.name
+                staged.parent.mkdir(parents=True, exist_ok=True)
+                staged.write_text(page.text, encoding="utf-8", newline="\n")
+            (staging / MARKER).write_text("rendered by rulesdoc: this folder is replaced whole\n")
     except OSError as error:
         where = Location(display_path(error.filename or out))
         raise RulesdocError(f"cannot write the output: {error.strerror}", where) from None
