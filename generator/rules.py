@@ -74,7 +74,7 @@ def _scalar(node: Node, source: Source, what: str) -> object:
         return _construct_scalar(node)
     except (yaml.YAMLError, ValueError, KeyError, TypeError, OverflowError):
         # An explicit tag the value does not fit (``!!int two``), or more digits than Python reads.
-        shown = repr(node.value if len(node.value) <= 40 else node.value[:20] + "...")
+        shown = repr(short(node.value, 40))
         if re.fullmatch(r"[-+]?[0-9_]+", node.value):
             raise source.error(node, f"{what}: {shown} ({len(node.value)} digits) is too large") from None
         kind = node.tag.rsplit(":", 1)[-1]
