@@ -10,7 +10,8 @@ from fractions import Fraction
 from generator import catalogs, plurals, po
 from generator.errors import display_path, short
 from generator.lint.inputs import GLOSSARY_NAME, Subject
-from generator.lint.model import FIX, Finding, Severity, check
+from generator.lint.model import FIX, Finding, Severity
+from generator.lint.registry import check
 from generator.messages import Rule, Status
 from generator.po import Key, key_of
 from generator.policy import CONFIG_NAME

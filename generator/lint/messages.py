@@ -17,7 +17,8 @@ from generator import placeholders as printf
 from generator.errors import display_path
 from generator.lint.catalog import glossary_coverage
 from generator.lint.inputs import Subject
-from generator.lint.model import FIX, Finding, check
+from generator.lint.model import FIX, Finding
+from generator.lint.registry import check
 from generator.messages import Rule
 from generator.po import forms, ids, key_of
 
