@@ -218,7 +218,8 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
 
 def _render(args: argparse.Namespace, project: Project) -> int:
     from generator.locales import SOURCE_LANGUAGE
-    from generator.render import render_all, write_pages
+    from generator.render import write_pages
+    from generator.render_checked import render_all
 
     if args.locales is not None:  # another catalog folder (the pseudo-locale's), beside the English source
         project = Project(project.rules, project.templates, args.locales, project.root)

@@ -6,7 +6,7 @@ rendering call: per language, its pages or its error, and the messages it missed
 (once each, with the template line that asked). A page that shows some English gets one
 translated notice under its heading (:func:`add_notice`). What a miss or an error means
 is the policy's (:mod:`generator.policy`): ``check`` reports it, ``render`` and the strict
-build refuse its errors (:func:`render_all`).
+build refuse its errors (:func:`generator.render_checked.render_all`).
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
 from generator.policy import Policy, read_policy
-from generator.preview import Memory, folder_stamp
 from generator.project import Project as Project  # where the inputs live; the CLI imports it alone
+from generator.rebuild_memory import Memory, folder_stamp
 from generator.rules import load_rules
 from generator.theme import THEME_CONTEXT
 from generator.view import page_context
@@ -294,39 +294,6 @@ def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
     heading = _FIRST_HEADING.search(text)
     at = heading.end() if heading is not None else 0
     return text[:at] + ("\n" if heading is not None else "") + notice + text[at:].lstrip("\n")
-
-
-def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
-    """The pages of the chosen languages (default: all), after the policy's judgement.
-
-    ``strict``: every error ``rulesdoc check`` reports of these languages refuses the render,
-    in check's words (a :class:`~generator.errors.Refusal`); a missing or fuzzy translation is
-    no error: it shows in English, marked (``lang="en"``), under the page's notice.
-    ``strict=False``: the pages are written whatever check says (its errors show in English too).
-    """
-    from generator import lint
-    from generator.errors import Refusal
-    from generator.i18n import select_languages
-    from generator.policy import site_options
-
-    workspace = Workspace.load(project)
-    chosen = select_languages(workspace.languages, codes)
-    results = workspace.render(chosen)
-    for result in results.values():
-        if result.error is not None:  # a page that cannot render: its own one line, first
-            raise result.error
-    if strict:
-        published = site_options(project.root / "mkdocs.yml").languages
-        policy = workspace.policy.publishing(published)
-        only = [language.code for language in chosen if not language.is_source]
-        report = lint.run(lint.gather(workspace, policy, only, None, results))
-        if report.errors:
-            raise Refusal(
-                f"{report.errors} error(s), as `rulesdoc check` reports them (`render --no-strict` "
-                "writes the pages anyway):",
-                report.error_lines(),
-            )
-    return [page for result in results.values() for page in result.pages]
 
 
 # ---------------------------------------------------------------- template errors, as one line
