@@ -50,7 +50,7 @@ from generator import aside, files, publishing, rootfiles, sitebuild, theme
 from generator.errors import RulesdocError, display_path
 from generator.i18n import Language
 from generator.languagesites import LanguageSite, Rendering, prepare, theme_language
-from generator.preview import Memory
+from generator.rebuild_memory import Memory
 from generator.render import Project
 from generator.schema import publish_schema
 
