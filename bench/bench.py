@@ -781,7 +781,8 @@ RENDER_ONLY = r"""
 import sys, tempfile, time
 from pathlib import Path
 import generator.cli
-from generator.render import Project, render_all, write_pages
+from generator.render import Project, write_pages
+from generator.render_checked import render_all
 start = time.process_time()
 write_pages(render_all(Project.at(Path(sys.argv[1]))), Path(tempfile.mkdtemp()) / "out")
 print(time.process_time() - start)

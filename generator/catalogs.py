@@ -25,11 +25,13 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from generator import __version__, files, plurals, po
+from generator import __version__, files, plurals, po, theme
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import DOMAIN, SOURCE_LANGUAGE, THEME_CONTEXT, catalog_codes, catalog_path, language_of
+from generator.i18n import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
 from generator.locales import canonical, parse_locale
 from generator.messages import NO_FORMAT, THEME_ORIGIN, from_theme
+from generator.project import DOMAIN, template_path
+from generator.theme import THEME_CONTEXT
 
 COMMENT_TAGS = ("Translators:",)
 KEYWORDS = {
@@ -89,10 +91,6 @@ def project_info(root: Path) -> ProjectInfo:
         found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
         bugs = f"{found.group(1)}/issues" if found else ""
     return ProjectInfo(name, version, bugs)
-
-
-def template_path(locales: Path) -> Path:
-    return locales / f"{DOMAIN}.pot"
 
 
 def extract(root: Path) -> Catalog:
@@ -362,8 +360,6 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
     translation is nobody's review: it carries its origin (a translator comment) and the fuzzy
     flag, which the translator removes to confirm it (:func:`generator.messages.from_theme`).
     """
-    from generator import theme
-
     tag = str(catalog.locale).replace("_", "-") if catalog.locale else ""
     code = theme.material_code(tag) if tag else None
     theirs = theme.material_strings(code) if code else None

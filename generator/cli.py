@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: what a shell shows for a tool its reader left
-CHECK_FORMATS = ("text", "json", "github")  # generator.checks.FORMATS, imported only by `check`
+CHECK_FORMATS = ("text", "json", "github")  # generator.lint.report.FORMATS, imported only by `check`
 REPORT_FORMATS = ("markdown", "json")  # generator.report_formats.FORMATS, imported only by `report`
 # The top-level help: plain text (the module docstring above is reST, for the code's readers).
 DESCRIPTION = (
@@ -218,7 +218,8 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
 
 def _render(args: argparse.Namespace, project: Project) -> int:
     from generator.locales import SOURCE_LANGUAGE
-    from generator.render import render_all, write_pages
+    from generator.render import write_pages
+    from generator.render_checked import render_all
 
     if args.locales is not None:  # another catalog folder (the pseudo-locale's), beside the English source
         project = Project(project.rules, project.templates, args.locales, project.root)

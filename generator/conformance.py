@@ -12,8 +12,8 @@ from typing import Any
 from generator import engine
 from generator.dealing import Dealer, Unbuildable
 from generator.errors import RulesdocError
-from generator.export import FORMAT_VERSION, rule_values, situation_input
 from generator.model import Round, Rules
+from generator.rules_data import FORMAT_VERSION, rule_values, situation_input
 from generator.vector_plans import planned_vectors
 
 

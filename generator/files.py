@@ -297,7 +297,7 @@ def staging_folder(target: Path) -> Path:
 
 
 def remove_leftovers(target: Path) -> None:
-    """Staging folders of runs that were killed: nobody else can be using them (see :func:`locked`)."""
+    """Staging folders of runs that were killed: nobody else can be using them (see :class:`FolderLock`)."""
     for stale in target.parent.glob(f".{target.name}.rulesdoc-*"):
         shutil.rmtree(stale, ignore_errors=True)
     for stale in target.parent.glob(f".{target.name}.old-*"):
@@ -333,12 +333,53 @@ class FolderLock:
             self.handle = None
 
 
+class FolderSwap:
+    """The one way a folder is replaced (render's pages, export's bundle, the site).
+
+    :meth:`start` locks ``target`` and gives a fresh folder beside it to write the new one
+    into; :meth:`finish` swaps it in whole (:func:`replace_folder`) and unlocks; :meth:`close`
+    unlocks and removes what was written if it was not swapped in. A second writer waits
+    for the first; a reader sees the old folder or the new one. The site's build spans
+    MkDocs events, so it calls these itself; the others use :func:`replacing`.
+    """
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.staging: Path | None = None
+        self._lock = FolderLock(target)
+
+    def start(self, on_wait: str = "") -> Path:
+        self._lock.acquire(on_wait)
+        try:
+            self.staging = staging_folder(self.target)
+        except BaseException:
+            self._lock.release()
+            raise
+        return self.staging
+
+    def finish(self) -> None:
+        """Put the written folder in place of ``target`` (on failure, :meth:`close` still cleans up)."""
+        if self.staging is None:
+            raise RuntimeError("FolderSwap.finish() without start()")
+        replace_folder(self.staging, self.target)
+        self.staging = None  # it held the old folder, which replace_folder removed
+        self.close()
+
+    def close(self) -> None:
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
+        self._lock.release()
+
+
 @contextlib.contextmanager
-def locked(target: Path, on_wait: str = "") -> Iterator[None]:
-    """One writer of ``target`` at a time: a second one waits (saying so) until the first is done."""
-    lock = FolderLock(target)
-    lock.acquire(on_wait)
+def replacing(target: Path, on_wait: str = "") -> Iterator[Path]:
+    """Write the new ``target`` into the yielded folder; it replaces ``target`` whole if the block
+    completes, and is removed if it raises (``target`` is then as it was)."""
+    swap = FolderSwap(target)
+    staged = swap.start(on_wait)
     try:
-        yield
+        yield staged
+        swap.finish()
     finally:
-        lock.release()
+        swap.close()

@@ -29,16 +29,15 @@ from generator.locales import Formatter as Formatter  # the view model formats w
 from generator.markup import escape_message
 from generator.messages import Status, Verdict, judge
 from generator.po import Key, LoadedCatalog, forms, key_of, load
+from generator.project import DOMAIN
 
 SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
-DOMAIN = "messages"
 # Around English text on a page whose catalog lacks the message: the standard way to say a
 # passage is in another language (WCAG 3.1.2), styled by the class, invisible in <title> and nav
 # (MkDocs strips tags from heading text). Message texts are escaped: no other tag reaches a page.
 FALLBACK_OPEN = f'<span lang="{cldr.bcp47(SOURCE_LANGUAGE)}" class="rd-untranslated">'
 FALLBACK_CLOSE = "</span>"
 CARD_CONTEXT = "card"
-THEME_CONTEXT = "theme"
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from generator import aside, files, lint, preview, theme
+from generator import aside, files, lint, theme
 from generator.errors import Refusal, RulesdocError
-from generator.i18n import THEME_CONTEXT, Language, Translator, judge_catalog
+from generator.i18n import Language, Translator, judge_catalog
 from generator.messages import Status
-from generator.preview import Memory
+from generator.rebuild_memory import Memory, digest, folder_stamp, stamp
 from generator.render import LanguageResult, Project, Workspace
+from generator.theme import THEME_CONTEXT
 
 SITE_NAME = "Rami help"  # a message of templates/index.md.j2
 
@@ -182,18 +183,18 @@ def _render(
         project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml",
         project.locales / "glossary.yaml", project.locales / "check.yaml",
     )  # fmt: skip
-    sources = preview.digest(
+    sources = digest(
         files.read_bytes(project.rules, files.MAX_RULES_BYTES, project.root),
-        preview.folder_stamp(project.templates),
-        *(preview.stamp(path) for path in configuration),
+        folder_stamp(project.templates),
+        *(stamp(path) for path in configuration),
     )
     status = workspace.status
     results: dict[str, LanguageResult] = {}
     changed = []
     for language in languages:
-        catalog = preview.stamp(language.catalog.path) if language.catalog is not None else None
-        glossary = preview.stamp(project.locales / language.code / "glossary.yaml")
-        fingerprint = preview.digest(sources, catalog, glossary, status)
+        catalog = stamp(language.catalog.path) if language.catalog is not None else None
+        glossary = stamp(project.locales / language.code / "glossary.yaml")
+        fingerprint = digest(sources, catalog, glossary, status)
         known = memory.renders.get(language.code)
         if known is not None and known[0] == fingerprint:
             results[language.code] = known[1]  # type: ignore[assignment]

@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-TEMPLATE_NAME = "messages.pot"
+DOMAIN = "messages"  # the gettext domain: messages.pot, <code>/LC_MESSAGES/messages.po
+TEMPLATE_NAME = f"{DOMAIN}.pot"
+
+
+def template_path(locales: Path) -> Path:
+    """The catalog template (the POT) of a locales folder."""
+    return locales / TEMPLATE_NAME
 
 
 @dataclass(frozen=True)
@@ -29,4 +35,4 @@ class Project:
 
     @property
     def pot(self) -> Path:
-        return self.locales / TEMPLATE_NAME
+        return template_path(self.locales)

@@ -26,6 +26,7 @@ from generator import placeholders as printf
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import catalog_path
 from generator.locales import PSEUDO_CODE, PSEUDO_LOCALE
+from generator.project import template_path
 
 DEFAULT_OUT = Path("build/pseudo")
 
@@ -92,5 +93,5 @@ def write_pseudo(locales: Path, out: Path = DEFAULT_OUT) -> Path:
     catalog = pseudo_catalog(template.catalog)
     path = catalog_path(out, PSEUDO_CODE)
     files.write_atomically(path, po.to_bytes(catalog))
-    files.write_atomically(catalogs.template_path(out), template.path.read_bytes())
+    files.write_atomically(template_path(out), template.path.read_bytes())
     return path

@@ -6,14 +6,13 @@ rendering call: per language, its pages or its error, and the messages it missed
 (once each, with the template line that asked). A page that shows some English gets one
 translated notice under its heading (:func:`add_notice`). What a miss or an error means
 is the policy's (:mod:`generator.policy`): ``check`` reports it, ``render`` and the strict
-build refuse its errors (:func:`render_all`).
+build refuse its errors (:func:`generator.render_checked.render_all`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import shutil
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,6 @@ from generator import files, po
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import (
     FALLBACK_OPEN,
-    THEME_CONTEXT,
     CatalogStats,
     Language,
     Miss,
@@ -40,9 +38,10 @@ from generator.messages import Verdict
 from generator.model import Reason, Rules
 from generator.po import Key, LoadedCatalog
 from generator.policy import Policy, read_policy
-from generator.preview import Memory, folder_stamp
 from generator.project import Project as Project  # where the inputs live; the CLI imports it alone
+from generator.rebuild_memory import Memory, folder_stamp
 from generator.rules import load_rules
+from generator.theme import THEME_CONTEXT
 from generator.view import page_context
 
 PAGE_SUFFIX = ".md.j2"
@@ -297,39 +296,6 @@ def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
     return text[:at] + ("\n" if heading is not None else "") + notice + text[at:].lstrip("\n")
 
 
-def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
-    """The pages of the chosen languages (default: all), after the policy's judgement.
-
-    ``strict``: every error ``rulesdoc check`` reports of these languages refuses the render,
-    in check's words (a :class:`~generator.errors.Refusal`); a missing or fuzzy translation is
-    no error: it shows in English, marked (``lang="en"``), under the page's notice.
-    ``strict=False``: the pages are written whatever check says (its errors show in English too).
-    """
-    from generator import lint
-    from generator.errors import Refusal
-    from generator.i18n import select_languages
-    from generator.policy import site_options
-
-    workspace = Workspace.load(project)
-    chosen = select_languages(workspace.languages, codes)
-    results = workspace.render(chosen)
-    for result in results.values():
-        if result.error is not None:  # a page that cannot render: its own one line, first
-            raise result.error
-    if strict:
-        published = site_options(project.root / "mkdocs.yml").languages
-        policy = workspace.policy.publishing(published)
-        only = [language.code for language in chosen if not language.is_source]
-        report = lint.run(lint.gather(workspace, policy, only, None, results))
-        if report.errors:
-            raise Refusal(
-                f"{report.errors} error(s), as `rulesdoc check` reports them (`render --no-strict` "
-                "writes the pages anyway):",
-                report.error_lines(),
-            )
-    return [page for result in results.values() for page in result.pages]
-
-
 # ---------------------------------------------------------------- template errors, as one line
 
 
@@ -392,18 +358,14 @@ def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
             "the output folder holds files rulesdoc did not write; choose another --out", where
         )
     try:
-        with files.locked(out, f"rulesdoc: waiting for another run writing {display_path(out)}"):
-            staging = files.staging_folder(out)
-            try:
-                for page in pages:
-                    staged = staging / page.lang / page.name
-                    staged.parent.mkdir(parents=True, exist_ok=True)
-                    staged.write_text(page.text, encoding="utf-8", newline="\n")
-                (staging / MARKER).write_text("rendered by rulesdoc: this folder is replaced whole\n")
-                files.replace_folder(staging, out)
-            finally:
-                if staging.exists():
-                    shutil.rmtree(staging, ignore_errors=True)
+        with files.replacing(
+            out, f"rulesdoc: waiting for another run writing {display_path(out)}"
+        ) as staging:
+            for page in pages:
+                staged = staging / page.lang / page.name
+                staged.parent.mkdir(parents=True, exist_ok=True)
+                staged.write_text(page.text, encoding="utf-8", newline="\n")
+            (staging / MARKER).write_text("rendered by rulesdoc: this folder is replaced whole\n")
     except OSError as error:
         where = Location(display_path(error.filename or out))
         raise RulesdocError(f"cannot write the output: {error.strerror}", where) from None

@@ -19,9 +19,9 @@ from typing import Any, Generic, TypeVar
 
 from generator import engine, files
 from generator.errors import Location, RulesdocError, display_path
-from generator.export import PlayerCount, player_counts, rule_values
 from generator.model import Rules
 from generator.rules import load_rules, parse_rules
+from generator.rules_data import PlayerCount, player_counts, rule_values
 
 Value = int | float
 K = TypeVar("K")

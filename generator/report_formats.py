@@ -8,9 +8,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from generator.export import PlayerCount
 from generator.markup import escape_text
 from generator.report import MessageChange, Outcome, Report, Value
+from generator.rules_data import PlayerCount
 
 
 def _number(value: Value | None) -> str:

@@ -17,17 +17,16 @@ from typing import TypeVar
 
 import yaml
 from yaml.constructor import SafeConstructor
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from generator import files
 from generator.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
-from generator.yamlload import Source, compose
+from generator.yamlload import Source, check_tag, compose, mapping, sequence
 
 T = TypeVar("T")
 
-_PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
 # Control characters but tab and line feed (as msgfmt and YAML's own reader refuse them raw).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -60,13 +59,8 @@ def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES
 # ---------------------------------------------------------------- node readers
 
 
-def _check_tag(node: Node, source: Source) -> None:
-    if node.tag not in _PLAIN_TAGS:
-        raise source.error(node, f"YAML tag {node.tag!r} is not allowed; rules files take plain data only")
-
-
 def _scalar(node: Node, source: Source, what: str) -> object:
-    _check_tag(node, source)
+    check_tag(node, source)
     if not isinstance(node, ScalarNode):
         kind = "a list" if isinstance(node, SequenceNode) else "a mapping"
         raise source.error(node, f"{what} must be a single value, not {kind}")
@@ -74,7 +68,7 @@ def _scalar(node: Node, source: Source, what: str) -> object:
         return _construct_scalar(node)
     except (yaml.YAMLError, ValueError, KeyError, TypeError, OverflowError):
         # An explicit tag the value does not fit (``!!int two``), or more digits than Python reads.
-        shown = repr(node.value if len(node.value) <= 40 else node.value[:20] + "...")
+        shown = repr(short(node.value, 40))
         if re.fullmatch(r"[-+]?[0-9_]+", node.value):
             raise source.error(node, f"{what}: {shown} ({len(node.value)} digits) is too large") from None
         kind = node.tag.rsplit(":", 1)[-1]
@@ -140,40 +134,6 @@ def _text(node: Node, source: Source, what: str) -> str:
     return " ".join(value.split())
 
 
-def _sequence(node: Node, source: Source, what: str) -> list[Node]:
-    _check_tag(node, source)
-    if not isinstance(node, SequenceNode):
-        raise source.error(node, f"{what} must be a list")
-    return list(node.value)
-
-
-def _mapping(
-    node: Node, source: Source, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
-) -> dict[str, Node]:
-    """A mapping's values by key; unknown, duplicate and missing keys are errors."""
-    _check_tag(node, source)
-    if not isinstance(node, MappingNode):
-        kind = "a list" if isinstance(node, SequenceNode) else "a single value"
-        raise source.error(node, f"{what} must be a mapping of keys to values, not {kind}")
-    allowed = required + optional
-    found: dict[str, Node] = {}
-    for key_node, value_node in node.value:
-        key = key_node.value if isinstance(key_node, ScalarNode) else None
-        if not isinstance(key, str) or key_node.tag != "tag:yaml.org,2002:str":
-            raise source.error(key_node, f"{what}: keys must be plain names")
-        if key in found:
-            raise source.error(key_node, f"duplicate key {short(key)!r} in {what}")
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(allowed)}"
-            raise source.error(key_node, f"unknown key {short(key)!r} in {what}{hint}")
-        found[key] = value_node
-    missing = [key for key in required if key not in found]
-    if missing:
-        raise source.error(node, f"{what} is missing the key {missing[0]!r}")
-    return found
-
-
 def _each(nodes: list[Node], read: Callable[[Node, int], T]) -> tuple[T, ...]:
     return tuple(read(node, index) for index, node in enumerate(nodes))
 
@@ -183,8 +143,8 @@ def _each(nodes: list[Node], read: Callable[[Node, int], T]) -> tuple[T, ...]:
 
 def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
     """One seat's hand; ``dealt``: the cards of the seats before it, bounded with its own."""
-    fields = _mapping(node, source, f"hand of seat {seat}", ("cards",), ("opened",))
-    card_nodes = _sequence(fields["cards"], source, f"cards of seat {seat}")
+    fields = mapping(node, source, f"hand of seat {seat}", ("cards",), ("opened",))
+    card_nodes = sequence(fields["cards"], source, f"cards of seat {seat}")
     if dealt + len(card_nodes) > MAX_CARDS:
         raise source.error(
             fields["cards"],
@@ -206,8 +166,8 @@ def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
 
 def parse_round(node: Node, source: Source, what: str = "round") -> Round:
     """Read a round situation: hands, who went out (absent for a blocked round), hand rummy."""
-    fields = _mapping(node, source, what, ("hands",), ("went_out", "hand_rummy"))
-    hand_nodes = _sequence(fields["hands"], source, "hands")
+    fields = mapping(node, source, what, ("hands",), ("went_out", "hand_rummy"))
+    hand_nodes = sequence(fields["hands"], source, "hands")
     # Bounded before anything is built: through YAML aliases (`- *hand`) a few bytes can name a
     # hand, or a list of cards, again and again. Every seat but one holds a card, so a round of
     # more seats than that cannot be dealt; the engine names the rules' own bounds below these.
@@ -237,7 +197,7 @@ def parse_round(node: Node, source: Source, what: str = "round") -> Round:
 
 def _example(node: Node, source: Source, index: int) -> Example:
     what = f"examples[{index}]"
-    fields = _mapping(node, source, what, ("id", "title", "situation"), ("note", "illustrates"))
+    fields = mapping(node, source, what, ("id", "title", "situation"), ("note", "illustrates"))
     example_id = _text(fields["id"], source, "id")
     raw_id = _scalar(fields["id"], source, "id")
     if not _ID_PATTERN.match(example_id) or raw_id != example_id:  # spaces around it too: the schema's
@@ -268,19 +228,19 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
     root = compose(text, source)
     if root is None:
         raise RulesdocError("the rules file is empty", Location(path))
-    top = _mapping(
+    top = mapping(
         root,
         source,
         "the rules",
         ("players", "card_values", "melds", "hand_rummy", "never_opened", "target"),
         ("examples",),
     )
-    players = _mapping(top["players"], source, "players", ("min", "max"))
-    values = _mapping(top["card_values"], source, "card_values", ("joker", "ace", "face"))
-    melds = _mapping(top["melds"], source, "melds", ("ace_low",))
-    rummy = _mapping(top["hand_rummy"], source, "hand_rummy", ("penalty",))
-    never = _mapping(top["never_opened"], source, "never_opened", ("surcharge", "cap", "cap_target_fraction"))
-    target = _mapping(top["target"], source, "target", ("per_opponent",))
+    players = mapping(top["players"], source, "players", ("min", "max"))
+    values = mapping(top["card_values"], source, "card_values", ("joker", "ace", "face"))
+    melds = mapping(top["melds"], source, "melds", ("ace_low",))
+    rummy = mapping(top["hand_rummy"], source, "hand_rummy", ("penalty",))
+    never = mapping(top["never_opened"], source, "never_opened", ("surcharge", "cap", "cap_target_fraction"))
+    target = mapping(top["target"], source, "target", ("per_opponent",))
 
     players_min = _integer(players["min"], source, "players.min", minimum=2)
     players_max = _integer(players["max"], source, "players.max", minimum=2)
@@ -314,7 +274,7 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
 
     examples: tuple[Example, ...] = ()
     if "examples" in top:
-        nodes = _sequence(top["examples"], source, "examples")
+        nodes = sequence(top["examples"], source, "examples")
         examples = _each(nodes, lambda n, i: _example(n, source, i))
         seen: set[str] = set()
         for node, example in zip(nodes, examples, strict=True):
@@ -369,15 +329,3 @@ def load_rules(path: Path | str, root: Path | None = None) -> Rules:
     rules = parse_rules(read_text(path, root), display_path(path))
     check_example_illustrates(rules)
     return rules
-
-
-def parse_rounds(text: str, path: str) -> tuple[list[tuple[Round, Location]], str]:
-    """Read the ``score`` input whole: one round, a list of rounds, or ``{rounds: [...]}`` for a game.
-
-    Returns the rounds with their locations and the form: ``"round"``, ``"list"`` or ``"game"``.
-    ``rulesdoc score`` reads them one at a time instead (:class:`generator.score_input.RoundStream`).
-    """
-    from generator.score_input import RoundStream  # it reads rounds with this module's readers
-
-    stream = RoundStream(text, path)
-    return list(stream), stream.form

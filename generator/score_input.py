@@ -36,8 +36,8 @@ from generator.errors import Location, RulesdocError, display_path, short
 from generator.model import Round
 
 # The node readers of rules.py, so that a round read here fails with the same words as there.
-from generator.rules import _check_tag, _mapping, _sequence, parse_round
-from generator.yamlload import Source, loader, yaml_error
+from generator.rules import parse_round
+from generator.yamlload import Source, check_tag, loader, mapping, sequence, yaml_error
 
 Form = Literal["round", "list", "game"]
 STDIN = "<stdin>"
@@ -130,9 +130,9 @@ class RoundStream:
             if not loader.check_event(MappingEndEvent):
                 key = self._compose(root, None)
                 if self._is_rounds(key) and loader.check_event(SequenceStartEvent):
-                    _check_tag(root, self.source)  # `_mapping` checks it at the end: too late
+                    check_tag(root, self.source)  # `mapping` checks it at the end: too late
                     rounds = self._enter(SequenceNode)
-                    _sequence(rounds, self.source, "rounds")  # its tag
+                    sequence(rounds, self.source, "rounds")  # its tag
                     root.value.append((key, rounds))  # kept empty: its rounds are dropped once read
                     return "game", root, None
                 root.value.append((key, self._compose(root, key)))
@@ -141,8 +141,8 @@ class RoundStream:
             root = self._compose(None, None)
         self._end_document(root)
         if isinstance(root, MappingNode) and any(self._is_rounds(key, plain=False) for key, _ in root.value):
-            fields = _mapping(root, self.source, "the game", ("rounds",))
-            return "game", root, _sequence(fields["rounds"], self.source, "rounds")
+            fields = mapping(root, self.source, "the game", ("rounds",))
+            return "game", root, sequence(fields["rounds"], self.source, "rounds")
         return "round", root, [root]
 
     def _rounds(self) -> Iterator[tuple[Round, Location]]:
@@ -159,7 +159,7 @@ class RoundStream:
             self._leave(rounds, SequenceNode)
             if self.form == "game":
                 self._leave(root, MappingNode)  # the keys after `rounds`, composed to be refused
-                _mapping(root, self.source, "the game", ("rounds",))
+                mapping(root, self.source, "the game", ("rounds",))
             self._end_document(root)
         if count == 0:
             raise self.source.error(self._root, "no round in the input")

@@ -47,7 +47,8 @@ class HeldOutput:
             self.release()
 
     def release(self) -> None:
-        """Write what is held; from now on, write at once. (Never called: the held text is dropped.)"""
+        """Write what is held; from now on, write at once. Not reached when a round is refused:
+        ``score`` then writes nothing (under ``hold``), so a bad input leaves no half-written output."""
         if self._held:
             self._write("".join(self._held))
         self._held = None

@@ -29,7 +29,6 @@ import contextlib
 import logging
 import posixpath
 import re
-import shutil
 import urllib.parse
 from pathlib import Path
 from typing import Any, Literal
@@ -51,7 +50,7 @@ from generator import aside, files, publishing, rootfiles, sitebuild, theme
 from generator.errors import RulesdocError, display_path
 from generator.i18n import Language
 from generator.languagesites import LanguageSite, Rendering, prepare, theme_language
-from generator.preview import Memory
+from generator.rebuild_memory import Memory
 from generator.render import Project
 from generator.schema import publish_schema
 
@@ -75,10 +74,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         self.rendering: Rendering | None = None
         self.last_good: Rendering | None = None  # what the preview shows while an input is broken
         self.site: LanguageSite | None = None
-        self.final_site_dir: Path | None = None  # the real site folder, while we build beside it
-        self.staging: Path | None = None
+        self.swap: files.FolderSwap | None = None  # the real site folder, while we build beside it
         self.memory: Memory | None = None  # under `mkdocs serve`: what the last rebuild read and built
-        self.lock: files.FolderLock | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup also keeps this plugin object across the rebuilds of `mkdocs serve`,
@@ -150,11 +147,10 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def _build_aside(self, config: MkDocsConfig) -> None:
         """Write the new site beside the old one; :meth:`on_post_build` swaps it in whole."""
         final = Path(config.site_dir).resolve()
-        self.lock = files.FolderLock(final)
-        self.lock.acquire(f"rulesdoc: another build is writing {display_path(final)}; waiting for it")
-        self.final_site_dir = final
-        self.staging = files.staging_folder(final)
-        config.site_dir = str(self.staging)
+        self.swap = files.FolderSwap(final)
+        config.site_dir = str(
+            self.swap.start(f"rulesdoc: another build is writing {display_path(final)}; waiting for it")
+        )
 
     def on_files(self, files_: Files, config: MkDocsConfig) -> Files:
         assert self.site is not None
@@ -297,21 +293,20 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             )
         if config.strict and _warnings_counted():
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
-        if self.final_site_dir is not None:
+        if self.swap is not None:
             try:
-                files.replace_folder(Path(config.site_dir), self.final_site_dir)
+                self.swap.finish()
             except RulesdocError as error:
                 raise PluginError(str(error)) from None  # on_build_error removes the new site
-            config.site_dir = str(self.final_site_dir)
+            config.site_dir = str(self.swap.target)
             self._release()
 
     def on_build_error(self, *, error: Exception) -> None:
         if sitebuild.current() is None:
             aside.stop()
             sitebuild.stop_languages()
-        if sitebuild.current() is None and self.staging is not None:
-            shutil.rmtree(self.staging, ignore_errors=True)
-            self._release()
+        if sitebuild.current() is None and self.swap is not None:
+            self._release()  # removes the new site
         if sitebuild.current() is None and isinstance(error, OSError):
             # MkDocs' own writes (theme files, pages) on a full disk or past `ulimit -f`: one line,
             # not its traceback; the old site is untouched (the new one was being built beside it).
@@ -321,10 +316,9 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             raise Abort("Aborted: the site could not be written; the previous site is unchanged") from None
 
     def _release(self) -> None:
-        self.final_site_dir = self.staging = None
-        if self.lock is not None:
-            self.lock.release()
-            self.lock = None
+        if self.swap is not None:
+            self.swap.close()
+            self.swap = None
 
 
 def _warnings_counted() -> int:

@@ -37,7 +37,7 @@ from mkdocs.utils import templates
 from generator import aside, preview, rootfiles, theme
 from generator.errors import RulesdocError, display_path
 from generator.languagesites import Judged, LanguageSite, Rendering, realize
-from generator.preview import Memory
+from generator.rebuild_memory import Memory, digest
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,7 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
 def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
     """What a language's build is made of: its pages, names, theme strings and the switcher."""
     switcher = [(other.tag, other.name) for other in rendering.offered]
-    return preview.digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
+    return digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
 
 
 _pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked workers

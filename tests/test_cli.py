@@ -24,7 +24,7 @@ from conftest import PUBLISHED, ROOT, SEED_RULES, copy_project
 from generator import engine, files, scoring_io, yamlload
 from generator.conformance import conformance
 from generator.errors import RulesdocError
-from generator.rules import load_rules, parse_rounds
+from generator.rules import load_rules
 from generator.score_input import RoundStream
 from generator.score_table import round_lines
 from generator.yamlload import Source, compose
@@ -58,7 +58,8 @@ def many_rounds(count: int, round_text: str = ROUND) -> str:
 
 def whole_document(text: str) -> str:
     """What `score` printed when it read everything first: json.dumps of the whole result."""
-    rounds, form = parse_rounds(text, "in.yaml")
+    stream = RoundStream(text, "in.yaml")
+    rounds, form = list(stream), stream.form
     situations = tuple(situation for situation, _ in rounds)
     if form == "game":
         game = engine.score_game(RULES, situations)
@@ -109,8 +110,9 @@ def test_streamed_text_tables() -> None:
 
 
 def score_all(text: str) -> list[tuple[object, engine.RoundResult]]:
-    rounds, _ = parse_rounds(text, "in.yaml")
-    return [(situation, engine.score_round(RULES, situation)) for situation, _ in rounds]
+    return [
+        (situation, engine.score_round(RULES, situation)) for situation, _ in RoundStream(text, "in.yaml")
+    ]
 
 
 def test_a_game_keeps_only_running_totals() -> None:

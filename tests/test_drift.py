@@ -18,7 +18,8 @@ import pytest
 from conftest import PUBLISHED, SEED_RULES
 
 from generator.i18n import Formatter, Translator, discover_languages
-from generator.render import Project, render_all
+from generator.render import Project
+from generator.render_checked import render_all
 
 # Messages with a plural: (singular, plural, count); the count is the number of seats named.
 Plural = tuple[str, str, int]

@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -26,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_conformance import independent
 
-from generator import conformance, export, vector_plans
+from generator import conformance, export, files, vector_plans
 from generator.errors import RulesdocError
 from generator.rules import load_rules, parse_rules
 
@@ -43,11 +44,11 @@ VECTORS = {vector["id"]: vector for vector in CONFORMANCE["vectors"]}
 def test_the_engine_through_the_score_input_agrees_with_every_vector(vector_id: str) -> None:
     """Each input read as `rulesdoc score` reads it, then scored by the engine."""
     from generator import engine
-    from generator.rules import parse_rounds
+    from generator.score_input import RoundStream
 
     vector = VECTORS[vector_id]
     try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others
-        rounds = [situation for situation, _ in parse_rounds(json.dumps(vector["input"]), "vector")[0]]
+        rounds = [situation for situation, _ in RoundStream(json.dumps(vector["input"]), "vector")]
         if vector["kind"] == "game":
             result = conformance.game_expected(engine.score_game(RULES, tuple(rounds)))
         else:
@@ -248,7 +249,20 @@ def test_write_bundle_replaces_the_folder_as_a_whole(tmp_path: Path) -> None:
     assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~current_umask())  # not mkdtemp's 0700
     export.write_bundle({**BUNDLE, "rules.json": "{}\n"}, out)
     assert (out / "rules.json").read_text("utf-8") == "{}\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]  # no staging folder left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".export.lock", "export"]  # no staging folder left
+
+
+def test_an_export_waits_for_another_writing_the_same_folder(tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    other = files.FolderLock(out)
+    other.acquire()  # another run, writing `out`
+    writer = threading.Thread(target=export.write_bundle, args=(BUNDLE, out))
+    writer.start()
+    writer.join(0.5)
+    assert writer.is_alive() and not out.exists()
+    other.release()
+    writer.join(10)
+    assert {p.name: p.read_text("utf-8") for p in out.iterdir()} == BUNDLE
 
 
 def current_umask() -> int:
@@ -279,7 +293,7 @@ def test_a_failed_write_leaves_the_old_bundle(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(RulesdocError, match="cannot write the bundle: No space left on device"):
         export.write_bundle(BUNDLE, out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".export.lock", "export"]  # nothing half-written
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -26,7 +26,8 @@ from generator.i18n import (
     discover_languages,
     english_card_name,
 )
-from generator.render import Project, Workspace, render_all
+from generator.render import Project, Workspace
+from generator.render_checked import render_all
 from generator.rules import load_rules
 
 

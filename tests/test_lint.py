@@ -24,8 +24,9 @@ from generator import po as catalog_file
 from generator.i18n import discover_languages
 from generator.lint.inputs import gather
 from generator.lint.messages import whole_word
-from generator.lint.model import FIX, REGISTRY, Finding, Severity
+from generator.lint.model import FIX, Finding, Severity
 from generator.lint.pages import _tables, cells
+from generator.lint.registry import REGISTRY
 from generator.lint.report import FORMATS
 from generator.locales import PSEUDO_CODE
 from generator.messages import markup_tokens

@@ -14,7 +14,8 @@ from generator.cards import Card, parse_card
 from generator.errors import RulesdocError
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.model import CardValues, Example, Hand, Reason, Round, Rules
-from generator.render import Project, Workspace, render_all
+from generator.render import Project, Workspace
+from generator.render_checked import render_all
 from generator.rules import load_rules
 from generator.view import ExampleView, dearest_kinds, example_view
 

@@ -16,10 +16,19 @@ import pytest
 from generator.cards import JOKER, parse_card
 from generator.errors import Location, RulesdocError
 from generator.model import CardValues, Hand, Reason, Round
-from generator.rules import load_rules, parse_rounds, parse_rules
+from generator.rules import load_rules, parse_rules
+from generator.score_input import RoundStream
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = "tests/fixtures/rules"
+
+
+def parse_rounds(text: str, path: str) -> tuple[list[tuple[Round, Location]], str]:
+    """The score input read whole, as ``rulesdoc score`` reads it one round at a time."""
+    stream = RoundStream(text, path)
+    return list(stream), stream.form
+
+
 ROUNDS = "tests/fixtures/rounds"
 BASE = (ROOT / FIXTURES / "base.yaml").read_text(encoding="utf-8")
 # The values and examples the expected scores are worked out from: rules.yaml as it was.

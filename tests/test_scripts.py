@@ -17,7 +17,8 @@ from conftest import copy_project
 
 from generator import catalogs
 from generator.locales import close_sentence_gaps, sentences, writes_without_spaces
-from generator.render import Project, render_all
+from generator.render import Project
+from generator.render_checked import render_all
 
 
 @pytest.mark.parametrize(

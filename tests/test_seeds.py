@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from seedmatch import SEEDS, match
 
-from generator.render import Project, render_all
+from generator.render import Project
+from generator.render_checked import render_all
 
 SEED_LANGUAGES = ("da", "hi", "ms", "nl", "pt")
 

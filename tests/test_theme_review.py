@@ -15,10 +15,11 @@ from conftest import ROOT, copy_project
 from newlang import build_site, fill
 
 from generator import catalogs, theme
-from generator.i18n import THEME_CONTEXT, CatalogStats, catalog_path
+from generator.i18n import CatalogStats, catalog_path
 from generator.languagesites import _language_site
 from generator.messages import THEME_ORIGIN
 from generator.render import Project, Workspace
+from generator.theme import THEME_CONTEXT
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 """``rulesdoc check``: the translation and drift linter, as a registry of small checks.
 
 Shaped like Babel's ``checkers.py`` and translate-toolkit's pofilter: each check is a
-small function registered under its id (:func:`generator.lint.model.check`), reading
+small function registered under its id (:func:`generator.lint.registry.check`), reading
 only what :mod:`generator.lint.inputs` gathered (the same workspace and render the
 build uses: nothing is re-read or re-rendered). Catalog checks live in
 :mod:`~generator.lint.catalog`, message checks in :mod:`~generator.lint.messages`,
@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
 from generator.lint.inputs import Shared, Subject, gather, share, subject
-from generator.lint.model import REGISTRY, Finding, Report, Severity, Summary, run_check
+from generator.lint.model import Finding, Report, Severity, Summary
+from generator.lint.registry import REGISTRY, run_check
 
 __all__ = ["REGISTRY", "Report", "Severity", "Shared", "gather", "run", "share", "subject"]
 

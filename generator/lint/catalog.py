@@ -10,7 +10,8 @@ from fractions import Fraction
 from generator import catalogs, plurals, po
 from generator.errors import display_path, short
 from generator.lint.inputs import GLOSSARY_NAME, Subject
-from generator.lint.model import FIX, Finding, Severity, check
+from generator.lint.model import FIX, Finding, Severity
+from generator.lint.registry import check
 from generator.messages import Rule, Status
 from generator.po import Key, key_of
 from generator.policy import CONFIG_NAME
@@ -201,9 +202,10 @@ def plural_forms(subject: Subject) -> Iterator[Finding]:
                 yield subject.finding(f"{problem.text}; {FIX}", entry)
 
 
-@check("terminology")
 def glossary_coverage(subject: Subject) -> Iterator[Finding]:
-    """Each language's glossary names a term for every concept, and no concept the project lacks."""
+    """Each language's glossary names a term for every concept, and no concept the project lacks.
+
+    Part of the "terminology" check (:func:`generator.lint.messages.terminology`), registered once."""
     if subject.language.catalog is None:
         return
     path = subject.glossary_path

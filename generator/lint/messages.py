@@ -15,8 +15,10 @@ from babel.messages.catalog import Message
 
 from generator import placeholders as printf
 from generator.errors import display_path
+from generator.lint.catalog import glossary_coverage
 from generator.lint.inputs import Subject
-from generator.lint.model import FIX, Finding, check
+from generator.lint.model import FIX, Finding
+from generator.lint.registry import check
 from generator.messages import Rule
 from generator.po import forms, ids, key_of
 
@@ -41,8 +43,15 @@ def markup(subject: Subject) -> Iterator[Finding]:
     return _problems(subject, Rule.MARKUP)
 
 
-@check("terminology", per_message=True)
-def terminology(subject: Subject, message: Message) -> Iterator[Finding]:
+@check("terminology")
+def terminology(subject: Subject) -> Iterator[Finding]:
+    """The glossary covers the project's concepts, and each message uses its terms."""
+    yield from glossary_coverage(subject)
+    for message in subject.usable_messages():
+        yield from message_terminology(subject, message)
+
+
+def message_terminology(subject: Subject, message: Message) -> Iterator[Finding]:
     """A message whose source uses a glossary concept uses one of this language's terms for it."""
     if subject.glossary is None:
         return

@@ -1,26 +1,12 @@
-"""The linter's data: findings, their severity, the report, and the registry of checks.
-
-A check is a function registered under its id with :func:`check`; the id is written
-once, there, and the runner stamps it on every finding the function yields. Checks of
-a whole language take a :class:`~generator.lint.inputs.Subject`; checks of one message
-at a time (Babel's ``checkers.py`` shape) take the subject and the entry, and are
-lifted to the whole catalog by the registry.
-"""
+"""The linter's data: findings, their severity and the report (the checks' registry is
+:mod:`generator.lint.registry`, which knows the inputs the checks read)."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-
-from babel.messages.catalog import Message
+from dataclasses import dataclass
 
 from generator.errors import Location, printable, short
-
-if TYPE_CHECKING:
-    from generator.lint.inputs import Subject
-
 
 # What to do next, said at the end of a finding about one translation (its file:line leads the line).
 FIX = "fix the translation at this line (the page shows the English source until then)"
@@ -52,45 +38,6 @@ class Finding:
         """The finding as one line: the same words in ``check`` and in the build's error."""
         msgid = f" {short(self.msgid)!r}:" if self.msgid else ""
         return printable(f"{self.where}: {self.severity.value}: [{self.check}]{msgid} {self.message}")
-
-
-SubjectCheck = Callable[["Subject"], Iterable[Finding]]
-MessageCheck = Callable[["Subject", Message], Iterable[Finding]]
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    run: SubjectCheck
-    needs_pages_dir: bool = False  # drift: only with --pages
-
-
-REGISTRY: list[Check] = []
-
-
-def check(
-    id: str, *, per_message: bool = False, needs_pages_dir: bool = False
-) -> Callable[[Callable], Callable]:  # type: ignore[type-arg]
-    """Register a check under ``id``; ``per_message`` lifts a ``(subject, message)`` check."""
-
-    def register(function: Callable) -> Callable:  # type: ignore[type-arg]
-        run: SubjectCheck = _lift(function) if per_message else function
-        REGISTRY.append(Check(id, run, needs_pages_dir))
-        return function
-
-    return register
-
-
-def _lift(function: MessageCheck) -> SubjectCheck:
-    def run(subject: Subject) -> Iterator[Finding]:
-        for message in subject.usable_messages():
-            yield from function(subject, message)
-
-    return run
-
-
-def run_check(entry: Check, subject: Subject) -> list[Finding]:
-    return [replace(finding, check=entry.id) for finding in entry.run(subject)]
 
 
 @dataclass(frozen=True)

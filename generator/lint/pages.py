@@ -14,7 +14,8 @@ from generator import files
 from generator import placeholders as printf
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.lint.inputs import Shared, Subject
-from generator.lint.model import Finding, check
+from generator.lint.model import Finding
+from generator.lint.registry import check
 from generator.locales import SOURCE_LANGUAGE
 from generator.po import Key, forms
 from generator.render import PAGE_SUFFIX, RenderedPage

@@ -1,0 +1,110 @@
+"""The package's import graph has no cycle, counting every import: module-level, inside a
+function (where a cycle used to hide) and under ``TYPE_CHECKING``; and every module imports
+alone in a fresh interpreter (what a cycle broken only by import order would fail)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "generator"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _owner(name: str) -> str:
+    """The module a dotted name is in: ``generator.files.replacing`` → ``generator.files``."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def imports_of(module: str) -> dict[str, int]:
+    """The generator modules ``module`` imports, each with the line of its first import.
+
+    A parent package that Python runs first (``generator.lint`` for ``generator.lint.model``)
+    is not counted: a package importing its own submodules is not a cycle of the code.
+    """
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [_owner(alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the package, up level - 1
+                parent = package
+                for _ in range(node.level - 1):
+                    parent = parent.rpartition(".")[0]
+                base = f"{parent}.{base}" if base else parent
+            names = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else _owner(base)
+                for alias in node.names
+            ]
+        for name in names:
+            if name.startswith("generator") and name != module:
+                found.setdefault(name, node.lineno)
+    return found
+
+
+def find_cycle(graph: dict[str, dict[str, int]]) -> list[str]:
+    """One cycle of the graph as its modules in order (the first repeated at the end), or []."""
+    state: dict[str, str] = {}  # "open" while on the path, "done" after
+    path: list[str] = []
+
+    def visit(module: str) -> list[str]:
+        state[module] = "open"
+        path.append(module)
+        for target in graph[module]:
+            if state.get(target) == "open":
+                return [*path[path.index(target) :], target]
+            if target not in state:
+                cycle = visit(target)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[module] = "done"
+        return []
+
+    for module in graph:
+        if module not in state:
+            cycle = visit(module)
+            if cycle:
+                return cycle
+    return []
+
+
+def test_the_finder_sees_a_cycle_and_a_function_level_import() -> None:
+    assert find_cycle({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b": 1}, "b": {}, "c": {"a": 1}}) == []
+    # cli imports most commands inside their functions: those imports count.
+    assert "generator.render_checked" in imports_of("generator.cli")
+
+
+def test_the_generator_package_has_no_import_cycle() -> None:
+    graph = {module: imports_of(module) for module in MODULES}
+    cycle = find_cycle(graph)
+    steps = [f"{a} imports {b} (line {graph[a][b]})" for a, b in zip(cycle, cycle[1:], strict=False)]
+    assert not cycle, "an import cycle: " + "; ".join(steps)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"generator.__main__"}))  # that one runs the CLI
+def test_each_module_imports_alone(module: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
