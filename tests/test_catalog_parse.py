@@ -19,7 +19,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project
+from support import ROOT, copy_project, git
 
 from generator import po
 from generator.errors import MAX_LINE, Location, RulesdocError, printable, short
@@ -268,10 +268,7 @@ def test_check_refuses_a_bomb_in_a_second_header_within_bounded_memory(tmp_path:
 
 
 def test_report_refuses_a_bomb_in_the_base_revision_within_bounded_memory(tmp_path: Path) -> None:
-    from test_report import copy_project as copy_for_git
-    from test_report import git
-
-    project = copy_for_git(tmp_path / "project")
+    project = copy_project(tmp_path / "project")
     catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
     good = catalog.read_text("utf-8")
     catalog.write_text(good + SECOND_HEADER, "utf-8")

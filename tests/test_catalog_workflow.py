@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from generator import catalogs, gettext_po, plurals, po
 
-ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
 needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from conftest import PUBLISHED, ROOT, SEED_RULES, copy_project
+from support import PUBLISHED, ROOT, SEED_RULES, copy_project
 
 from generator import engine, files, scoring_io, yamlload
 from generator.conformance import conformance

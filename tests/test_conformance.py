@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, SEED_RULES
+from support import PUBLISHED, SEED_RULES
 
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.render import Project, render_all

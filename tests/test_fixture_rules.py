@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, ROOT
-from newlang import build_site
+from support import PUBLISHED, ROOT
+from support.newlang import build_site
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from support import copy_project
 
 from generator import files
 from generator.errors import RulesdocError

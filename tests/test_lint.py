@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from support import ROOT
 
 from generator import cli, lint, pseudo
 from generator import placeholders as printf
@@ -32,9 +33,8 @@ from generator.messages import markup_tokens
 from generator.policy import read_policy, site_options
 from generator.render import Project, RenderedPage, Workspace
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "fixtures" / "checks"
-SEEDS = REPO / "tests" / "fixtures" / "seeds"
+FIXTURES = ROOT / "tests" / "fixtures" / "checks"
+SEEDS = ROOT / "tests" / "fixtures" / "seeds"
 COPIED_LANGUAGES = ("da", "ms", "nl", "pt")
 CHECK_NAMES = (
     "stale", "completeness", "placeholders", "markup", "plural-forms", "terminology", "rendering", "drift"
@@ -48,13 +48,13 @@ def make_project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
     for name in ("rules.yaml", "babel.cfg", "mkdocs.yml"):
-        shutil.copy(REPO / name, root / name)
-    shutil.copytree(REPO / "templates", root / "templates")
+        shutil.copy(ROOT / name, root / name)
+    shutil.copytree(ROOT / "templates", root / "templates")
     (root / "locales").mkdir()
     for name in ("messages.pot", "glossary.yaml"):
-        shutil.copy(REPO / "locales" / name, root / "locales" / name)
+        shutil.copy(ROOT / "locales" / name, root / "locales" / name)
     for code in COPIED_LANGUAGES:
-        shutil.copytree(REPO / "locales" / code, root / "locales" / code)
+        shutil.copytree(ROOT / "locales" / code, root / "locales" / code)
     return root
 
 
@@ -117,7 +117,7 @@ def pot_messages(root: Path) -> int:
 def cli_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "generator", "--root", str(root), "check", *args],
-        cwd=REPO,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
@@ -808,10 +808,10 @@ def test_pseudo_text_keeps_placeholders_and_grows() -> None:
 
 def test_pseudo_locale_renders_and_leaves_no_english_sentence(tmp_path: Path) -> None:
     out, pages = tmp_path / "pseudo", tmp_path / "pages"
-    assert cli.main(["--root", str(REPO), "catalog", "pseudo", "--out", str(out)]) == 0
+    assert cli.main(["--root", str(ROOT), "catalog", "pseudo", "--out", str(out)]) == 0
     assert (out / "en-XA" / "LC_MESSAGES" / "messages.po").is_file()
-    assert not (REPO / "locales" / "en-XA").exists()  # never published by default
-    assert cli.main(["--root", str(REPO), "render", "--locales", str(out), "--out", str(pages)]) == 0
+    assert not (ROOT / "locales" / "en-XA").exists()  # never published by default
+    assert cli.main(["--root", str(ROOT), "render", "--locales", str(out), "--out", str(pages)]) == 0
     assert sorted(p.name for p in pages.iterdir() if not p.name.startswith(".")) == ["en", "en-XA"]
     for english_page in sorted((pages / "en").glob("*.md")):
         pseudo_page = pages / "en-XA" / english_page.name
@@ -855,7 +855,7 @@ def _sentences(text: str) -> list[str]:
 
 def test_check_finds_nothing_wrong_with_the_pseudo_catalog(tmp_path: Path) -> None:
     out = tmp_path / "pseudo"
-    pseudo.write_pseudo(REPO / "locales", out)
+    pseudo.write_pseudo(ROOT / "locales", out)
     language = next(lang for lang in discover_languages(out) if lang.code == PSEUDO_CODE)
     assert str(language.locale) == "en_001"
     root = make_project(tmp_path)
@@ -869,7 +869,7 @@ def test_check_finds_nothing_wrong_with_the_pseudo_catalog(tmp_path: Path) -> No
 
 
 def test_workflow_runs_real_commands() -> None:
-    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
     triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
     assert {"push", "pull_request"} <= set(triggers)
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
@@ -900,7 +900,7 @@ def test_workflow_runs_real_commands() -> None:
 
 
 def test_pre_commit_hook() -> None:
-    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     hook = next(h for h in hooks if h["id"] == "rulesdoc-check")
     assert hook["language"] == "python" and hook["pass_filenames"] is False
     assert hook["entry"] == "rulesdoc check"
@@ -920,7 +920,7 @@ def test_pre_commit_hook() -> None:
 
 def test_repository_passes() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=REPO, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "generator", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SEED_RULES
+from support import ROOT, SEED_RULES
 
-ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text("utf-8")
 
 

@@ -12,13 +12,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from generator.cards import JOKER, parse_card
 from generator.errors import Location, RulesdocError
 from generator.model import CardValues, Hand, Reason, Round
 from generator.rules import load_rules, parse_rounds, parse_rules
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = "tests/fixtures/rules"
 ROUNDS = "tests/fixtures/rounds"
 BASE = (ROOT / FIXTURES / "base.yaml").read_text(encoding="utf-8")

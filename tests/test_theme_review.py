@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from conftest import ROOT, copy_project
-from newlang import build_site, fill
+from support import ROOT, copy_project
+from support.newlang import build_site, fill
 
 from generator import catalogs, theme
 from generator.i18n import THEME_CONTEXT, CatalogStats, catalog_path

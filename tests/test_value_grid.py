@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, SEED_RULES
+from support import PUBLISHED, SEED_RULES
 
 from generator import engine
 from generator.cards import parse_card

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import ROOT
+from support import ROOT
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 SITE = ROOT / ".github" / "workflows" / "site.yml"
