@@ -215,6 +215,7 @@ def test_corpus_is_large_and_well_formed() -> None:
 # ---------------------------------------------------------------- every case
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
     if case.get("needs") and not has_command(case["needs"]):

@@ -121,6 +121,7 @@ def independent(rules: dict[str, Any], vector: dict[str, Any]) -> dict[str, Any]
 # ---------------------------------------------------------------- every vector
 
 
+@pytest.mark.slow
 def test_the_vectors_hold_under_the_rules_of_rules_yaml(conformance: dict[str, Any]) -> None:
     values = yaml.safe_load((ROOT / "rules.yaml").read_text("utf-8"))
     del values["examples"]
@@ -128,6 +129,7 @@ def test_the_vectors_hold_under_the_rules_of_rules_yaml(conformance: dict[str, A
     assert (conformance["format"], conformance["version"]) == ("rulesdoc-conformance", 1)
 
 
+@pytest.mark.slow
 def test_the_independent_scorer_agrees_with_every_vector(conformance: dict[str, Any]) -> None:
     vectors = conformance["vectors"]
     assert len(vectors) >= 80

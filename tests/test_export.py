@@ -81,6 +81,7 @@ def test_the_engine_through_the_score_input_agrees_with_every_vector(
         assert result == vector["expected"], vector_id
 
 
+@pytest.mark.slow
 def test_the_score_command_prints_the_vectors_results(
     tmp_path: Path, vectors: dict[str, dict[str, Any]]
 ) -> None:
@@ -317,6 +318,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_export_command_twice_gives_identical_files(tmp_path: Path, bundle: dict[str, str]) -> None:
     first = run("export", "--rules", str(SEED_RULES), "--out", str(tmp_path / "a"), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
@@ -330,6 +332,7 @@ def test_export_command_twice_gives_identical_files(tmp_path: Path, bundle: dict
         )
 
 
+@pytest.mark.slow
 def test_export_of_bad_rules_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "rules.yaml"
     bad.write_text(SEED_RULES.read_text("utf-8").replace("joker: 20", "joker: 0"), "utf-8")

@@ -127,6 +127,7 @@ def cli_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 # ---------------------------------------------------------------- the clean copy, exit codes
 
 
+@pytest.mark.slow
 def test_clean_copy_passes_every_check(project: Path) -> None:
     findings = run(project)
     assert findings == []
@@ -144,6 +145,7 @@ def test_clean_copy_passes_every_check(project: Path) -> None:
     assert all(row[1:] == ["0", "0", "0", "0", "0"] for row in rows.values())
 
 
+@pytest.mark.slow
 def test_three_breaks_of_a_real_catalog_exit_1_and_name_all_three(project: Path) -> None:
     catalog = po(project, "nl")
     edit(catalog, 'msgstr "Tegenstander %(number)s"', 'msgstr "Tegenstander %(nummer)s"')  # renamed
@@ -164,6 +166,7 @@ def test_three_breaks_of_a_real_catalog_exit_1_and_name_all_three(project: Path)
         ), msgid
 
 
+@pytest.mark.slow
 def test_syntax_error_exits_2_with_the_line(project: Path) -> None:
     shutil.copy(FIXTURES / "syntax_error.po", po(project, "nl"))
     result = cli_check(project)
@@ -173,6 +176,7 @@ def test_syntax_error_exits_2_with_the_line(project: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [("--format", "xml"), ("--lang", "xx"), ("--pages", "no/such/folder")],
@@ -184,6 +188,7 @@ def test_bad_usage_exits_2(project: Path, args: tuple[str, ...]) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "text"),
     [("nl/glossary.yaml", "hand rummy: [handrummy\n"), ("check.yaml", "min_translated:\n  nl: 150\n")],
@@ -295,6 +300,7 @@ def test_completeness_untranslated_and_fuzzy(project: Path) -> None:
     assert of(run(project), "threshold", "da") == []  # 1 of 173 missing: far above 80 %
 
 
+@pytest.mark.slow
 def test_a_language_below_its_threshold_warns_and_says_how_far(project: Path) -> None:
     (project / "locales" / "check.yaml").write_text("min_translated:\n  default: 100\n", encoding="utf-8")
     catalog = po(project, "da")
@@ -311,6 +317,7 @@ def test_a_language_below_its_threshold_warns_and_says_how_far(project: Path) ->
     assert cli_check(project).returncode == 0
 
 
+@pytest.mark.slow
 def test_completeness_threshold_and_unpublished_languages_warn(project: Path) -> None:
     edit(po(project, "da"), 'msgstr "Spillere"', 'msgstr ""')
     edit(po(project, "nl"), 'msgstr "Spelers"', 'msgstr ""')
@@ -487,6 +494,7 @@ def test_markup_silent_on_plain_text(project: Path) -> None:
 # ---------------------------------------------------------------- 5. plural forms
 
 
+@pytest.mark.slow
 def test_a_conventional_plural_header_is_a_warning_and_the_page_follows_it(project: Path) -> None:
     # What GNU msginit gives Portuguese: two forms, where CLDR has three ("many" for a million).
     catalog = po(project, "pt")
@@ -694,6 +702,7 @@ def test_rendering_silent_when_translation_equals_source(project: Path) -> None:
 # ---------------------------------------------------------------- 8. drift
 
 
+@pytest.mark.slow
 def test_drift_silent_on_fresh_pages_and_fires_with_a_diff(project: Path, tmp_path: Path) -> None:
     pages = tmp_path / "published"
     assert cli.main(["--root", str(project), "render", "--out", str(pages)]) == 0
@@ -718,6 +727,7 @@ def test_drift_silent_on_fresh_pages_and_fires_with_a_diff(project: Path, tmp_pa
     assert "+++ nl/scoring.md (fresh render)" in result.stdout
 
 
+@pytest.mark.slow
 def test_lang_checks_one_language(project: Path, tmp_path: Path) -> None:
     pages = tmp_path / "published"
     assert cli.main(["--root", str(project), "render", "--out", str(pages)]) == 0
@@ -735,6 +745,7 @@ def test_lang_checks_one_language(project: Path, tmp_path: Path) -> None:
 # ---------------------------------------------------------------- output formats
 
 
+@pytest.mark.slow
 def test_json_and_github_formats(project: Path) -> None:
     catalog = po(project, "nl")
     edit(catalog, 'msgstr "Winnaar"', 'msgstr ""')
@@ -868,6 +879,7 @@ def test_check_finds_nothing_wrong_with_the_pseudo_catalog(tmp_path: Path) -> No
 # ---------------------------------------------------------------- CI files
 
 
+@pytest.mark.slow
 def test_workflow_runs_real_commands() -> None:
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
     triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
@@ -918,6 +930,7 @@ def test_pre_commit_hook() -> None:
 # ---------------------------------------------------------------- the repository itself
 
 
+@pytest.mark.slow
 def test_repository_passes() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "generator", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120

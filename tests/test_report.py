@@ -19,6 +19,9 @@ from typing import Any
 import pytest
 from support import SEED_RULES, copy_project, git
 
+# Every test but one drives `rulesdoc report` on a git repository: subprocesses, so not the fast loop.
+pytestmark = pytest.mark.slow
+
 NEW_EXAMPLE = """
   - id: blocked-round
     title: The draw pile ran out

@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
+# Renders and site builds in child interpreters, compared byte for byte: not the fast loop.
+pytestmark = pytest.mark.slow
+
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-test-pycache"
 # Any fixed value will do; the Makefile uses the date of the last commit.
@@ -105,7 +108,6 @@ def build_site(site: Path, **env: str) -> None:
     assert process.returncode == 0, process.stderr
 
 
-@pytest.mark.slow
 def test_two_site_builds_are_identical(tmp_path: Path) -> None:
     """Two whole sites (every language, sitemaps, search indexes), the second under other settings."""
     first, second = tmp_path / "first", tmp_path / "second"

@@ -536,6 +536,7 @@ def assert_one_line_error(process: subprocess.CompletedProcess[str], expected: s
     assert process.stderr == f"rulesdoc: error: {expected}\n"
 
 
+@pytest.mark.slow
 def test_cli_one_round() -> None:
     process = run_score(f"{ROUNDS}/one_round.yaml")
     assert process.returncode == 0, process.stderr
@@ -544,6 +545,7 @@ def test_cli_one_round() -> None:
     assert output == {"scores": [0, 36], "winners": [0], "target": 100, "reasons": ["winner", "hand_value"]}
 
 
+@pytest.mark.slow
 def test_cli_list_of_rounds() -> None:
     process = run_score(f"{ROUNDS}/list.yaml")
     assert process.returncode == 0, process.stderr
@@ -561,6 +563,7 @@ def test_cli_list_of_rounds() -> None:
     }
 
 
+@pytest.mark.slow
 def test_cli_game() -> None:
     process = run_score(f"{ROUNDS}/game.yaml")
     assert process.returncode == 0, process.stderr
@@ -576,6 +579,7 @@ def test_cli_game() -> None:
     assert output["extra_round"] is False
 
 
+@pytest.mark.slow
 def test_cli_game_from_stdin_json() -> None:
     process = run_score("-", stdin=(ROOT / ROUNDS / "game.json").read_text())
     assert process.returncode == 0, process.stderr
@@ -586,6 +590,7 @@ def test_cli_game_from_stdin_json() -> None:
     assert (output["finished"], output["winner"], output["extra_round"]) == (False, None, False)
 
 
+@pytest.mark.slow
 def test_cli_reads_stdin_by_default() -> None:
     process = run_score(stdin="{went_out: 1, hands: [{cards: [QH, QS], opened: false}, {cards: []}]}")
     assert process.returncode == 0, process.stderr
@@ -593,6 +598,7 @@ def test_cli_reads_stdin_by_default() -> None:
     assert json.loads(process.stdout)["scores"] == [45, 0]
 
 
+@pytest.mark.slow
 def test_cli_unknown_card() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/bad_card.yaml"),
@@ -601,6 +607,7 @@ def test_cli_unknown_card() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_impossible_round_names_its_line() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/winner_holds_cards.yaml"),
@@ -608,6 +615,7 @@ def test_cli_impossible_round_names_its_line() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_round_after_the_game_ended() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/after_end.yaml"),
@@ -615,10 +623,12 @@ def test_cli_round_after_the_game_ended() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_missing_file() -> None:
     assert_one_line_error(run_score(f"{ROUNDS}/nope.yaml"), f"{ROUNDS}/nope.yaml: file not found")
 
 
+@pytest.mark.slow
 def test_cli_syntax_error_on_stdin() -> None:
     process = run_score("-", stdin="went_out: 0\nhands: [\n")
     assert process.returncode == 2
@@ -628,6 +638,7 @@ def test_cli_syntax_error_on_stdin() -> None:
     assert "YAML syntax error" in process.stderr
 
 
+@pytest.mark.slow
 def test_cli_bad_rules_file() -> None:
     path = f"{FIXTURES}/contradicted_example.yaml"
     process = run_score("--rules", path, f"{ROUNDS}/one_round.yaml")
@@ -638,6 +649,7 @@ def test_cli_bad_rules_file() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_explicit_int_tag_with_a_bad_value() -> None:
     path = f"{ROUNDS}/explicit_int_tag.yaml"
     process = run_score(path)

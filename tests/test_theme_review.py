@@ -51,6 +51,7 @@ def theme_entries(catalog):  # type: ignore[no-untyped-def]
     return [m for m in catalog if m.id and m.context == THEME_CONTEXT]
 
 
+@pytest.mark.slow
 def test_a_new_languages_imported_theme_strings_count_as_unreviewed_until_confirmed(
     project_copy: Path,
 ) -> None:
@@ -92,6 +93,7 @@ def test_a_new_languages_imported_theme_strings_count_as_unreviewed_until_confir
     assert not still & confirmed
 
 
+@pytest.mark.slow
 def test_check_prints_the_unreviewed_column(project_copy: Path) -> None:
     catalogs.init(project_copy / "locales", "ar")
     result = subprocess.run(
