@@ -15,7 +15,7 @@ APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri g
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser-deps site serve test check lint export extract update compile bench clean
+.PHONY: setup browser-deps site serve test test-fast check lint export extract update compile bench clean
 
 # The virtualenv gets no pip of its own (ensurepip takes ~4 s): the interpreter's pip installs
 # into it (--python), or, where the interpreter has none, ensurepip after all. Bytecode is
@@ -59,6 +59,10 @@ test: $(TEST_STAMP) browser-deps
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 	$(PY) -m generator check
+
+# The inner loop: unit tests only, no subprocess, no site build, no browser (markers: pyproject.toml).
+test-fast: $(TEST_STAMP)
+	$(PY) -m pytest -q -m "not slow and not browser"
 
 # The bundle apps test against, and the schema rules.yaml names for editors: build/export/.
 export: $(STAMP)

@@ -1,31 +1,16 @@
-"""Shared fixtures: the repository's own project, fixture rules, and copies of the project.
+"""Shared fixtures: the repository's own project, the seed-rules copy, copies of the project.
 
-Two kinds of tests, two sources of rules:
-
-- Unit tests of the engine, the CLI, the export and the report run on ``SEED_RULES``, a frozen
-  copy of ``rules.yaml`` as it was when their expected values were worked out by hand (joker 20,
-  ace 11, face 10, cap 100, cap fraction 0.5, four worked examples). A rule change in this
-  checkout's ``rules.yaml`` (the README's tour) leaves them alone.
-- Tests of this checkout (``ROOT``, ``LIVE_RULES``, the ``project`` fixture) assert only what
-  holds for any valid values: the page shows what the engine computes, the strict build passes.
+The plain helpers and constants they use live in the ``support`` package (tests/support/).
 """
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from support import ROOT, copy_project
 
-from generator import catalogs, po
-from generator.i18n import catalog_codes, catalog_path
 from generator.render import Project
-
-ROOT = Path(__file__).resolve().parent.parent
-LIVE_RULES = ROOT / "rules.yaml"
-# Byte for byte the rules.yaml the hand-worked values assume: tests name its lines (51, 61).
-SEED_RULES = ROOT / "tests" / "fixtures" / "rules" / "seed.yaml"
-PUBLISHED = ("en", "da", "hi", "ms", "nl", "pt")
 
 
 @pytest.fixture(scope="session")
@@ -50,55 +35,6 @@ def seed_project(seed_root: Path) -> Project:
     return Project.at(seed_root)
 
 
-def copy_project(destination: Path, rules: Path | None = SEED_RULES) -> Path:
-    """A writable copy of everything a render or a site build reads, with ``rules`` as its
-    rules.yaml (``None``: this checkout's own).
-
-    Catalogs follow the rules: when the rules' titles or lines differ from this checkout's,
-    messages.pot is extracted again and the catalogs updated, as `make update` would; messages
-    only this checkout's rules have are dropped rather than kept obsolete, so the copy checks
-    clean whatever examples were added here since.
-    """
-    destination.mkdir(parents=True, exist_ok=True)
-    for name in ("babel.cfg", "mkdocs.yml"):
-        shutil.copy(ROOT / name, destination / name)
-    shutil.copy(rules or LIVE_RULES, destination / "rules.yaml")
-    for name in ("templates", "locales", "docs"):
-        shutil.copytree(ROOT / name, destination / name, ignore=shutil.ignore_patterns("*.mo"))
-    if rules is not None:
-        sync_catalogs(destination)
-    return destination
-
-
-def sync_catalogs(project: Path) -> None:
-    """`make update` in a copy, when its sources no longer give its messages.pot."""
-    locales = project / "locales"
-    obsolete_before = {
-        code: set(po.load(catalog_path(locales, code)).catalog.obsolete) for code in catalog_codes(locales)
-    }
-    _, changed = catalogs.write_template(project, locales)
-    if not changed:
-        return
-    catalogs.update(locales)
-    for code, before in obsolete_before.items():
-        loaded = po.load(catalog_path(locales, code))
-        dropped = [key for key in loaded.catalog.obsolete if key not in before]
-        if dropped:
-            for key in dropped:
-                del loaded.catalog.obsolete[key]
-            loaded.path.write_bytes(po.to_bytes(loaded.catalog, loaded.headers))
-
-
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Path:
     return copy_project(tmp_path)
-
-
-def lint_error_lines(project: Project) -> list[str]:
-    """The error lines `rulesdoc check` reports for a project, through the calls it makes."""
-    from generator import lint
-    from generator.policy import read_policy, site_options
-    from generator.render import Workspace
-
-    policy = read_policy(project.locales, site_options(project.root / "mkdocs.yml").languages, project.root)
-    return lint.run(lint.gather(Workspace.load(project), policy)).error_lines()

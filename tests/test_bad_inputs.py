@@ -22,8 +22,8 @@ from typing import IO, Any
 
 import pytest
 import yaml
+from support import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 CASES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "cases.yaml").read_text("utf-8"))["cases"]
 # mkdocs.yml: it names the theme, whose messages are in messages.pot
@@ -79,7 +79,7 @@ def shell_status(returncode: int) -> int:
 def copy_project(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
-        source = REPO / name
+        source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
         else:
@@ -100,7 +100,7 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 def has_command(name: str) -> bool:
     if name == "non-root":  # permissions stop only other users
         return os.geteuid() != 0
-    return generator(name, "--help", cwd=REPO).returncode == 0
+    return generator(name, "--help", cwd=ROOT).returncode == 0
 
 
 @dataclass
@@ -215,6 +215,7 @@ def test_corpus_is_large_and_well_formed() -> None:
 # ---------------------------------------------------------------- every case
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
     if case.get("needs") and not has_command(case["needs"]):

@@ -19,7 +19,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project
+from support import ROOT, copy_project, git
 
 from generator import po
 from generator.errors import MAX_LINE, Location, RulesdocError, printable, short
@@ -61,6 +61,7 @@ def test_the_parity_folder_covers_each_verdict() -> None:
     assert len(CASES) >= 40
 
 
+@pytest.mark.slow
 @needs_msgfmt
 @pytest.mark.parametrize("case", CASES, ids=[case.stem for case in CASES])
 def test_msgfmt_and_check_agree(case: Path) -> None:
@@ -128,6 +129,7 @@ def test_a_lone_msgctxt_header_is_refused() -> None:
         po.parse(text.encode(), Path("x.po"))
 
 
+@pytest.mark.slow
 @needs_msgfmt
 def test_every_shipped_catalog_and_the_template_pass_msgfmt() -> None:
     shipped = [
@@ -139,6 +141,7 @@ def test_every_shipped_catalog_and_the_template_pass_msgfmt() -> None:
         assert msgfmt_accepts(path), path
 
 
+@pytest.mark.slow
 @needs_msgfmt
 def test_a_catalog_written_by_catalog_init_passes_msgfmt(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
@@ -152,6 +155,7 @@ def test_a_catalog_written_by_catalog_init_passes_msgfmt(tmp_path: Path) -> None
     assert our_error(written) is None
 
 
+@pytest.mark.slow
 @needs_msgfmt
 def test_the_pseudo_catalog_passes_msgfmt(tmp_path: Path) -> None:
     out = tmp_path / "pseudo"
@@ -219,6 +223,7 @@ else:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BOMBS))
 def test_no_header_babel_reads_can_size_entries_past_cldrs_forms(name: str) -> None:
     done = subprocess.run(
@@ -256,6 +261,7 @@ def bounded_rulesdoc(project: Path, *args: str) -> subprocess.CompletedProcess[s
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_check_refuses_a_bomb_in_a_second_header_within_bounded_memory(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
@@ -267,11 +273,9 @@ def test_check_refuses_a_bomb_in_a_second_header_within_bounded_memory(tmp_path:
     assert len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_report_refuses_a_bomb_in_the_base_revision_within_bounded_memory(tmp_path: Path) -> None:
-    from test_report import copy_project as copy_for_git
-    from test_report import git
-
-    project = copy_for_git(tmp_path / "project")
+    project = copy_project(tmp_path / "project")
     catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
     good = catalog.read_text("utf-8")
     catalog.write_text(good + SECOND_HEADER, "utf-8")
@@ -317,6 +321,7 @@ def test_a_finding_line_is_escaped() -> None:
     assert finding.line_text() == "messages.po:3: error: [markup] 'a\\x1b[2Jb': odd \\x07 text"
 
 
+@pytest.mark.slow
 def test_a_20_mb_value_gives_one_short_line(tmp_path: Path) -> None:
     rounds = tmp_path / "round.yaml"
     rounds.write_text("hands: [{cards: []}, {cards: [AH]}]\nwent_out: " + "x" * 20_000_000 + "\n", "utf-8")
@@ -329,6 +334,7 @@ def test_a_20_mb_value_gives_one_short_line(tmp_path: Path) -> None:
     assert done.stderr.startswith("rulesdoc: error: round.yaml:2: went_out must be a whole number, not 'xxx")
 
 
+@pytest.mark.slow
 def test_a_file_name_with_terminal_escapes_is_shown_escaped(tmp_path: Path) -> None:
     name = "rules\x1b]0;owned\x07.yaml"
     done = subprocess.run(

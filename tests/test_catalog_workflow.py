@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from generator import catalogs, gettext_po, plurals, po
 
-ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
 needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")
 ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
@@ -54,6 +54,7 @@ def diff(project: Path) -> str:
 # ---------------------------------------------------------------- the writer is msgcat
 
 
+@pytest.mark.slow
 @needs_gettext
 @pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.parent.parent.name if p.suffix == ".po" else "pot")
 def test_shipped_catalogs_are_what_msgcat_writes(path: Path) -> None:
@@ -79,6 +80,7 @@ HARD_STRINGS = [
 ]
 
 
+@pytest.mark.slow
 @needs_gettext
 @pytest.mark.parametrize("prefix", ["", "#~ "])
 def test_strings_are_filled_as_msgcat_fills_them(prefix: str) -> None:
@@ -124,6 +126,7 @@ def test_an_obsolete_entry_without_translation_is_dropped_as_gettext_does() -> N
 # ---------------------------------------------------------------- round trips through the tools
 
 
+@pytest.mark.slow
 @needs_gettext
 def test_msgcat_and_weblate_width_then_update_gives_no_diff(project: Path) -> None:
     catalog = project / "locales/hi/LC_MESSAGES/messages.po"
@@ -133,6 +136,7 @@ def test_msgcat_and_weblate_width_then_update_gives_no_diff(project: Path) -> No
         assert diff(project) == ""
 
 
+@pytest.mark.slow
 @needs_gettext
 def test_msgmerge_then_update_gives_no_diff(project: Path) -> None:
     catalog = project / "locales/nl/LC_MESSAGES/messages.po"
@@ -144,6 +148,7 @@ def test_msgmerge_then_update_gives_no_diff(project: Path) -> None:
     assert diff(project) == ""
 
 
+@pytest.mark.slow
 def test_pybabel_update_then_update_gives_no_diff(project: Path) -> None:
     pybabel = Path(sys.executable).with_name("pybabel")
     subprocess.run(
@@ -155,6 +160,7 @@ def test_pybabel_update_then_update_gives_no_diff(project: Path) -> None:
     assert diff(project) == ""
 
 
+@pytest.mark.slow
 def test_a_poedit_save_keeps_its_headers_and_a_changed_entry_is_the_only_diff(project: Path) -> None:
     catalog = project / "locales/da/LC_MESSAGES/messages.po"
     text = catalog.read_text(encoding="utf-8")
@@ -210,6 +216,7 @@ def test_the_bugs_address_comes_from_the_project(tmp_path: Path) -> None:
     assert catalogs.project_info(tmp_path).bugs == "https://example.org/rami/issues"
 
 
+@pytest.mark.slow
 def test_dates_change_only_when_an_entry_changes(project: Path) -> None:
     env = {**ENV, "SOURCE_DATE_EPOCH": "1800000000"}  # a later commit
     run = [sys.executable, "-m", "generator", "catalog"]
@@ -231,6 +238,7 @@ def test_dates_change_only_when_an_entry_changes(project: Path) -> None:
     assert changed == ["-" + old, '+"POT-Creation-Date: 2027-01-15 08:00+0000\\n"']
 
 
+@pytest.mark.slow
 def test_a_new_catalog_takes_the_template_date_not_today(project: Path) -> None:
     path = catalogs.init(project / "locales", "sw", root=project)
     fields = dict(po.load(path).headers)
@@ -242,6 +250,7 @@ def test_a_new_catalog_takes_the_template_date_not_today(project: Path) -> None:
 # ---------------------------------------------------------------- issue 21: 2 and 3
 
 
+@pytest.mark.slow
 def test_revived_theme_messages_keep_their_translation_and_count_once(project: Path) -> None:
     catalog = project / "locales/pt/LC_MESSAGES/messages.po"
     pot = project / "locales/messages.pot"
@@ -270,6 +279,7 @@ def test_cldr_plural_forms_never_erase_a_written_form() -> None:
     assert catalogs.remap_forms(("many", "one"), swapped, two) == ("one", "many")
 
 
+@pytest.mark.slow
 def test_cldr_update_on_a_catalog_whose_header_says_more_forms(project: Path) -> None:
     catalog = project / "locales/nl/LC_MESSAGES/messages.po"
 

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +121,7 @@ def independent(rules: dict[str, Any], vector: dict[str, Any]) -> dict[str, Any]
 # ---------------------------------------------------------------- every vector
 
 
+@pytest.mark.slow
 def test_the_vectors_hold_under_the_rules_of_rules_yaml(conformance: dict[str, Any]) -> None:
     values = yaml.safe_load((ROOT / "rules.yaml").read_text("utf-8"))
     del values["examples"]
@@ -129,6 +129,7 @@ def test_the_vectors_hold_under_the_rules_of_rules_yaml(conformance: dict[str, A
     assert (conformance["format"], conformance["version"]) == ("rulesdoc-conformance", 1)
 
 
+@pytest.mark.slow
 def test_the_independent_scorer_agrees_with_every_vector(conformance: dict[str, Any]) -> None:
     vectors = conformance["vectors"]
     assert len(vectors) >= 80

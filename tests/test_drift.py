@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, SEED_RULES
+from support import PUBLISHED, SEED_RULES
 
 from generator.i18n import Formatter, Translator, discover_languages
 from generator.render import Project
@@ -188,7 +188,13 @@ def arithmetic_lines(cell: str) -> list[tuple[int, ...]]:
     ]
 
 
-@pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda m: f"{m.key}={m.new}")
+# Each mutation copies the project and renders every language: the first stays in
+# `make test-fast`, the others are slow (the value grid's reasoning).
+@pytest.mark.parametrize(
+    "mutation",
+    [MUTATIONS[0], *(pytest.param(m, marks=pytest.mark.slow) for m in MUTATIONS[1:])],
+    ids=lambda m: f"{m.key}={m.new}",
+)
 def test_every_language_follows_the_rules(tmp_path: Path, seed_root: Path, mutation: Mutation) -> None:
     project = Project(mutated_rules(tmp_path, mutation), seed_root / "templates", seed_root / "locales")
     pages = {p.lang: p.text for p in render_all(project) if p.name == "scoring.md"}

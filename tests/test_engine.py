@@ -14,9 +14,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import SEED_RULES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import SEED_RULES
 
 from generator import engine
 from generator.cards import ALL_CARDS, JOKER, Card, parse_card

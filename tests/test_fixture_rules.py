@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, ROOT
-from newlang import build_site
+from support import PUBLISHED, ROOT
+from support.newlang import build_site
 
 pytestmark = pytest.mark.slow
 
@@ -32,8 +32,9 @@ TRANSLATED_TITLE = {
     "nl": "De trekstapel is op",
     "pt": "O monte de compra esgotou-se",
 }
-# The fast tests whose data is the rules: the engine's, the CLI's, the export's and the report's
-# on the fixture rules, and those of this checkout's rules and pages (any values must pass).
+# The tests whose data is the rules: the engine's, the CLI's, the export's and the report's on the
+# fixture rules, and those of this checkout's rules and pages (any values must pass). Their
+# subprocess tests are marked slow (out of `make test-fast`) but read the rules too: all run here.
 FAST_TESTS = (
     "tests/test_engine.py",
     "tests/test_rules.py",
@@ -128,7 +129,7 @@ def test_a_tour_step_leaves_the_tests_green(tmp_path: Path, step: str) -> None:
     built = build_site(project, tmp_path / "site")
     assert built.returncode == 0, f"strict build after {step}:\n{built.stderr}"
     tests = run(
-        project, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow and not browser",
+        project, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not browser",
         "-k", SKIP, *FAST_TESTS, timeout=1200,
     )  # fmt: skip
     assert tests.returncode == 0, f"after {step}:\n{tests.stdout[-4000:]}"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from support import copy_project
 
 from generator import files
 from generator.errors import RulesdocError
@@ -68,6 +68,7 @@ def run(root: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProce
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["render", "score", "check", "export", "report"])
 def test_a_rules_symlink_loop_is_one_line_in_every_command(tmp_path: Path, command: str) -> None:
     project = copy_project(tmp_path / "project")
@@ -115,6 +116,7 @@ def limited(size: int) -> Callable[[], None]:
     return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", ["extract", "update"])
 def test_a_file_size_limit_is_one_line(tmp_path: Path, step: str) -> None:
     """``ulimit -f``: EFBIG (Python ignores SIGXFSZ) is one line naming the file; the old file stays."""
@@ -167,6 +169,7 @@ def test_a_no_python_format_note_keeps_one_flag() -> None:
     assert "python-format," not in text and ", python-format" not in text
 
 
+@pytest.mark.slow
 def test_a_site_build_past_ulimit_f_is_one_error_and_keeps_the_old_site(tmp_path: Path) -> None:
     """MkDocs' own copy of a theme file fails with EFBIG: its error line, no traceback, site/ kept."""
     project = copy_project(tmp_path / "project")

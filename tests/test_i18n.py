@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel import Locale
 from babel.messages.pofile import read_po, write_po
-from conftest import PUBLISHED
+from support import PUBLISHED
 
 from generator import catalogs, plurals, po
 from generator.cards import ALL_CARDS

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project
+from support import ROOT, copy_project
 
 pytestmark = pytest.mark.slow
 

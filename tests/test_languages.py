@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 from babel import Locale
-from conftest import PUBLISHED, copy_project
-from newlang import build_site, fill, marked
+from support import PUBLISHED, copy_project
+from support.newlang import build_site, fill, marked
 
 from generator import catalogs
 from generator.i18n import catalog_path

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from support import ROOT
 
 from generator import cli, lint, pseudo
 from generator import placeholders as printf
@@ -33,9 +34,8 @@ from generator.messages import markup_tokens
 from generator.policy import read_policy, site_options
 from generator.render import Project, RenderedPage, Workspace
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "fixtures" / "checks"
-SEEDS = REPO / "tests" / "fixtures" / "seeds"
+FIXTURES = ROOT / "tests" / "fixtures" / "checks"
+SEEDS = ROOT / "tests" / "fixtures" / "seeds"
 COPIED_LANGUAGES = ("da", "ms", "nl", "pt")
 CHECK_NAMES = (
     "stale", "completeness", "placeholders", "markup", "plural-forms", "terminology", "rendering", "drift"
@@ -49,13 +49,13 @@ def make_project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
     for name in ("rules.yaml", "babel.cfg", "mkdocs.yml"):
-        shutil.copy(REPO / name, root / name)
-    shutil.copytree(REPO / "templates", root / "templates")
+        shutil.copy(ROOT / name, root / name)
+    shutil.copytree(ROOT / "templates", root / "templates")
     (root / "locales").mkdir()
     for name in ("messages.pot", "glossary.yaml"):
-        shutil.copy(REPO / "locales" / name, root / "locales" / name)
+        shutil.copy(ROOT / "locales" / name, root / "locales" / name)
     for code in COPIED_LANGUAGES:
-        shutil.copytree(REPO / "locales" / code, root / "locales" / code)
+        shutil.copytree(ROOT / "locales" / code, root / "locales" / code)
     return root
 
 
@@ -118,7 +118,7 @@ def pot_messages(root: Path) -> int:
 def cli_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "generator", "--root", str(root), "check", *args],
-        cwd=REPO,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
@@ -128,6 +128,7 @@ def cli_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 # ---------------------------------------------------------------- the clean copy, exit codes
 
 
+@pytest.mark.slow
 def test_clean_copy_passes_every_check(project: Path) -> None:
     findings = run(project)
     assert findings == []
@@ -145,6 +146,7 @@ def test_clean_copy_passes_every_check(project: Path) -> None:
     assert all(row[1:] == ["0", "0", "0", "0", "0"] for row in rows.values())
 
 
+@pytest.mark.slow
 def test_three_breaks_of_a_real_catalog_exit_1_and_name_all_three(project: Path) -> None:
     catalog = po(project, "nl")
     edit(catalog, 'msgstr "Tegenstander %(number)s"', 'msgstr "Tegenstander %(nummer)s"')  # renamed
@@ -165,6 +167,7 @@ def test_three_breaks_of_a_real_catalog_exit_1_and_name_all_three(project: Path)
         ), msgid
 
 
+@pytest.mark.slow
 def test_syntax_error_exits_2_with_the_line(project: Path) -> None:
     shutil.copy(FIXTURES / "syntax_error.po", po(project, "nl"))
     result = cli_check(project)
@@ -174,6 +177,7 @@ def test_syntax_error_exits_2_with_the_line(project: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [("--format", "xml"), ("--lang", "xx"), ("--pages", "no/such/folder")],
@@ -185,6 +189,7 @@ def test_bad_usage_exits_2(project: Path, args: tuple[str, ...]) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "text"),
     [("nl/glossary.yaml", "hand rummy: [handrummy\n"), ("check.yaml", "min_translated:\n  nl: 150\n")],
@@ -296,6 +301,7 @@ def test_completeness_untranslated_and_fuzzy(project: Path) -> None:
     assert of(run(project), "threshold", "da") == []  # 1 of 173 missing: far above 80 %
 
 
+@pytest.mark.slow
 def test_a_language_below_its_threshold_warns_and_says_how_far(project: Path) -> None:
     (project / "locales" / "check.yaml").write_text("min_translated:\n  default: 100\n", encoding="utf-8")
     catalog = po(project, "da")
@@ -312,6 +318,7 @@ def test_a_language_below_its_threshold_warns_and_says_how_far(project: Path) ->
     assert cli_check(project).returncode == 0
 
 
+@pytest.mark.slow
 def test_completeness_threshold_and_unpublished_languages_warn(project: Path) -> None:
     edit(po(project, "da"), 'msgstr "Spillere"', 'msgstr ""')
     edit(po(project, "nl"), 'msgstr "Spelers"', 'msgstr ""')
@@ -488,6 +495,7 @@ def test_markup_silent_on_plain_text(project: Path) -> None:
 # ---------------------------------------------------------------- 5. plural forms
 
 
+@pytest.mark.slow
 def test_a_conventional_plural_header_is_a_warning_and_the_page_follows_it(project: Path) -> None:
     # What GNU msginit gives Portuguese: two forms, where CLDR has three ("many" for a million).
     catalog = po(project, "pt")
@@ -695,6 +703,7 @@ def test_rendering_silent_when_translation_equals_source(project: Path) -> None:
 # ---------------------------------------------------------------- 8. drift
 
 
+@pytest.mark.slow
 def test_drift_silent_on_fresh_pages_and_fires_with_a_diff(project: Path, tmp_path: Path) -> None:
     pages = tmp_path / "published"
     assert cli.main(["--root", str(project), "render", "--out", str(pages)]) == 0
@@ -719,6 +728,7 @@ def test_drift_silent_on_fresh_pages_and_fires_with_a_diff(project: Path, tmp_pa
     assert "+++ nl/scoring.md (fresh render)" in result.stdout
 
 
+@pytest.mark.slow
 def test_lang_checks_one_language(project: Path, tmp_path: Path) -> None:
     pages = tmp_path / "published"
     assert cli.main(["--root", str(project), "render", "--out", str(pages)]) == 0
@@ -736,6 +746,7 @@ def test_lang_checks_one_language(project: Path, tmp_path: Path) -> None:
 # ---------------------------------------------------------------- output formats
 
 
+@pytest.mark.slow
 def test_json_and_github_formats(project: Path) -> None:
     catalog = po(project, "nl")
     edit(catalog, 'msgstr "Winnaar"', 'msgstr ""')
@@ -809,10 +820,10 @@ def test_pseudo_text_keeps_placeholders_and_grows() -> None:
 
 def test_pseudo_locale_renders_and_leaves_no_english_sentence(tmp_path: Path) -> None:
     out, pages = tmp_path / "pseudo", tmp_path / "pages"
-    assert cli.main(["--root", str(REPO), "catalog", "pseudo", "--out", str(out)]) == 0
+    assert cli.main(["--root", str(ROOT), "catalog", "pseudo", "--out", str(out)]) == 0
     assert (out / "en-XA" / "LC_MESSAGES" / "messages.po").is_file()
-    assert not (REPO / "locales" / "en-XA").exists()  # never published by default
-    assert cli.main(["--root", str(REPO), "render", "--locales", str(out), "--out", str(pages)]) == 0
+    assert not (ROOT / "locales" / "en-XA").exists()  # never published by default
+    assert cli.main(["--root", str(ROOT), "render", "--locales", str(out), "--out", str(pages)]) == 0
     assert sorted(p.name for p in pages.iterdir() if not p.name.startswith(".")) == ["en", "en-XA"]
     for english_page in sorted((pages / "en").glob("*.md")):
         pseudo_page = pages / "en-XA" / english_page.name
@@ -856,7 +867,7 @@ def _sentences(text: str) -> list[str]:
 
 def test_check_finds_nothing_wrong_with_the_pseudo_catalog(tmp_path: Path) -> None:
     out = tmp_path / "pseudo"
-    pseudo.write_pseudo(REPO / "locales", out)
+    pseudo.write_pseudo(ROOT / "locales", out)
     language = next(lang for lang in discover_languages(out) if lang.code == PSEUDO_CODE)
     assert str(language.locale) == "en_001"
     root = make_project(tmp_path)
@@ -869,8 +880,9 @@ def test_check_finds_nothing_wrong_with_the_pseudo_catalog(tmp_path: Path) -> No
 # ---------------------------------------------------------------- CI files
 
 
+@pytest.mark.slow
 def test_workflow_runs_real_commands() -> None:
-    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
     triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
     assert {"push", "pull_request"} <= set(triggers)
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
@@ -901,7 +913,7 @@ def test_workflow_runs_real_commands() -> None:
 
 
 def test_pre_commit_hook() -> None:
-    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     hook = next(h for h in hooks if h["id"] == "rulesdoc-check")
     assert hook["language"] == "python" and hook["pass_filenames"] is False
     assert hook["entry"] == "rulesdoc check"
@@ -919,9 +931,10 @@ def test_pre_commit_hook() -> None:
 # ---------------------------------------------------------------- the repository itself
 
 
+@pytest.mark.slow
 def test_repository_passes() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=REPO, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "generator", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

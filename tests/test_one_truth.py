@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
-from newlang import build_site
+from support import copy_project
+from support.newlang import build_site
 
 from generator import cli, po
 from generator.i18n import catalog_path

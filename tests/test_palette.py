@@ -11,8 +11,8 @@ from typing import Any
 import jinja2
 import pytest
 import yaml
-from conftest import ROOT
 from mkdocs.exceptions import PluginError
+from support import ROOT
 
 from generator import theme
 from generator.site import _apply_language

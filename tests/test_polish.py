@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SEED_RULES
+from support import ROOT, SEED_RULES
 
-ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text("utf-8")
 
 
@@ -30,6 +29,7 @@ def rulesdoc(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subproce
     )
 
 
+@pytest.mark.slow
 def test_version_is_the_packages() -> None:
     done = rulesdoc("--version")
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
@@ -38,6 +38,7 @@ def test_version_is_the_packages() -> None:
     assert pyproject["project"]["version"] == version("rulesdoc")
 
 
+@pytest.mark.slow
 def test_top_level_help_is_plain_text() -> None:
     done = rulesdoc("--help")
     assert done.returncode == 0
@@ -47,6 +48,7 @@ def test_top_level_help_is_plain_text() -> None:
         assert re.search(rf"^    {command} ", done.stdout, re.M), command
 
 
+@pytest.mark.slow
 def test_score_help_documents_the_input_and_its_example_is_true() -> None:
     text = rulesdoc("score", "--help").stdout
     assert "input: one round, a list of rounds, or a game" in text
@@ -65,6 +67,7 @@ def test_score_help_documents_the_input_and_its_example_is_true() -> None:
 ROUND = "{hands: [{cards: [KH, 9C]}, {cards: []}, {cards: [QS, JK, 2D], opened: false}], went_out: 1}"
 
 
+@pytest.mark.slow
 def test_score_text_table_of_a_round() -> None:
     # Seat 0: 10 + 9 = 19. Seat 2 never opened: 10 + 20 + 2 = 32, + 25 = 57 (3 players: cap 100).
     done = rulesdoc("score", "--rules", str(SEED_RULES), "--format", "text", "-", stdin=ROUND)
@@ -78,6 +81,7 @@ def test_score_text_table_of_a_round() -> None:
     )
 
 
+@pytest.mark.slow
 def test_score_text_of_a_game_says_how_it_ends() -> None:
     # 2 players, target 100. Round 1: seat 1 pays 10 x 5 + 9 x 4 = 86; round 2: seat 0 out again,
     # seat 1 pays 20: 106 reaches the target; seat 0 (0) is lowest and wins.
@@ -95,6 +99,7 @@ def test_score_text_of_a_game_says_how_it_ends() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_score_json_stays_the_default() -> None:
     done = rulesdoc("score", "--rules", str(SEED_RULES), "-", stdin=ROUND)
     assert json.loads(done.stdout) == {
@@ -102,6 +107,7 @@ def test_score_json_stays_the_default() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [["render"], ["score", "-"], ["export"], ["report", "--base", "HEAD"], ["check"], ["catalog", "extract"]],
@@ -116,6 +122,7 @@ def test_outside_a_project_every_command_points_at_root(tmp_path: Path, command:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_root_from_elsewhere_works(tmp_path: Path) -> None:
     done = rulesdoc("--root", str(ROOT), "score", "-", cwd=tmp_path, stdin=ROUND)
     assert done.returncode == 0, done.stderr

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, ROOT, SEED_RULES, copy_project
+from support import PUBLISHED, ROOT, SEED_RULES, copy_project
 
 from generator import engine
 from generator.cards import Card, parse_card

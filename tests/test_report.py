@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SEED_RULES, copy_project
+from support import SEED_RULES, copy_project, git
+
+# Every test but one drives `rulesdoc report` on a git repository: subprocesses, so not the fast loop.
+pytestmark = pytest.mark.slow
 
 NEW_EXAMPLE = """
   - id: blocked-round
@@ -29,23 +32,6 @@ NEW_EXAMPLE = """
         - cards: [KS, QS]
           opened: false
 """
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@t",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@t",
-}
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(repo), *args],
-        env={**os.environ, **GIT_ENV},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture

@@ -15,8 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+# Renders and site builds in child interpreters, compared byte for byte: not the fast loop.
+pytestmark = pytest.mark.slow
+
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-test-pycache"
 # Any fixed value will do; the Makefile uses the date of the last commit.
@@ -60,7 +63,7 @@ def assert_same_tree(a: Path, b: Path) -> None:
     assert not differing, f"files differ between {a} and {b}: {differing}"
 
 
-def render(out: Path, *, cwd: Path = REPO, root: Path | str = ".", **env: str) -> None:
+def render(out: Path, *, cwd: Path = ROOT, root: Path | str = ".", **env: str) -> None:
     process = subprocess.run(
         [sys.executable, "-m", "generator", "--root", str(root), "render", "--out", str(out)],
         cwd=cwd, env=environment(**env), capture_output=True, text=True, timeout=120,
@@ -91,7 +94,7 @@ def test_render_does_not_depend_on_the_machine(baseline: Path, tmp_path: Path) -
 def test_render_does_not_depend_on_the_working_directory(baseline: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    render(tmp_path / "out", cwd=elsewhere, root=REPO)  # a relative --out would land in cwd
+    render(tmp_path / "out", cwd=elsewhere, root=ROOT)  # a relative --out would land in cwd
     assert_same_tree(baseline, tmp_path / "out")
     assert [p.name for p in elsewhere.iterdir()] == [], "render wrote into the working directory"
 
@@ -99,13 +102,12 @@ def test_render_does_not_depend_on_the_working_directory(baseline: Path, tmp_pat
 def build_site(site: Path, **env: str) -> None:
     process = subprocess.run(
         [str(MKDOCS), "build", "--strict", "--quiet", "-d", str(site)],
-        cwd=REPO, env=environment(SOURCE_DATE_EPOCH=EPOCH, **env),
+        cwd=ROOT, env=environment(SOURCE_DATE_EPOCH=EPOCH, **env),
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert process.returncode == 0, process.stderr
 
 
-@pytest.mark.slow
 def test_two_site_builds_are_identical(tmp_path: Path) -> None:
     """Two whole sites (every language, sitemaps, search indexes), the second under other settings."""
     first, second = tmp_path / "first", tmp_path / "second"

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from generator.cards import JOKER, parse_card
 from generator.errors import Location, RulesdocError
@@ -19,7 +20,6 @@ from generator.model import CardValues, Hand, Reason, Round
 from generator.rules import load_rules, parse_rules
 from generator.score_input import RoundStream
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = "tests/fixtures/rules"
 
 
@@ -545,6 +545,7 @@ def assert_one_line_error(process: subprocess.CompletedProcess[str], expected: s
     assert process.stderr == f"rulesdoc: error: {expected}\n"
 
 
+@pytest.mark.slow
 def test_cli_one_round() -> None:
     process = run_score(f"{ROUNDS}/one_round.yaml")
     assert process.returncode == 0, process.stderr
@@ -553,6 +554,7 @@ def test_cli_one_round() -> None:
     assert output == {"scores": [0, 36], "winners": [0], "target": 100, "reasons": ["winner", "hand_value"]}
 
 
+@pytest.mark.slow
 def test_cli_list_of_rounds() -> None:
     process = run_score(f"{ROUNDS}/list.yaml")
     assert process.returncode == 0, process.stderr
@@ -570,6 +572,7 @@ def test_cli_list_of_rounds() -> None:
     }
 
 
+@pytest.mark.slow
 def test_cli_game() -> None:
     process = run_score(f"{ROUNDS}/game.yaml")
     assert process.returncode == 0, process.stderr
@@ -585,6 +588,7 @@ def test_cli_game() -> None:
     assert output["extra_round"] is False
 
 
+@pytest.mark.slow
 def test_cli_game_from_stdin_json() -> None:
     process = run_score("-", stdin=(ROOT / ROUNDS / "game.json").read_text())
     assert process.returncode == 0, process.stderr
@@ -595,6 +599,7 @@ def test_cli_game_from_stdin_json() -> None:
     assert (output["finished"], output["winner"], output["extra_round"]) == (False, None, False)
 
 
+@pytest.mark.slow
 def test_cli_reads_stdin_by_default() -> None:
     process = run_score(stdin="{went_out: 1, hands: [{cards: [QH, QS], opened: false}, {cards: []}]}")
     assert process.returncode == 0, process.stderr
@@ -602,6 +607,7 @@ def test_cli_reads_stdin_by_default() -> None:
     assert json.loads(process.stdout)["scores"] == [45, 0]
 
 
+@pytest.mark.slow
 def test_cli_unknown_card() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/bad_card.yaml"),
@@ -610,6 +616,7 @@ def test_cli_unknown_card() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_impossible_round_names_its_line() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/winner_holds_cards.yaml"),
@@ -617,6 +624,7 @@ def test_cli_impossible_round_names_its_line() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_round_after_the_game_ended() -> None:
     assert_one_line_error(
         run_score(f"{ROUNDS}/after_end.yaml"),
@@ -624,10 +632,12 @@ def test_cli_round_after_the_game_ended() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_missing_file() -> None:
     assert_one_line_error(run_score(f"{ROUNDS}/nope.yaml"), f"{ROUNDS}/nope.yaml: file not found")
 
 
+@pytest.mark.slow
 def test_cli_syntax_error_on_stdin() -> None:
     process = run_score("-", stdin="went_out: 0\nhands: [\n")
     assert process.returncode == 2
@@ -637,6 +647,7 @@ def test_cli_syntax_error_on_stdin() -> None:
     assert "YAML syntax error" in process.stderr
 
 
+@pytest.mark.slow
 def test_cli_bad_rules_file() -> None:
     path = f"{FIXTURES}/contradicted_example.yaml"
     process = run_score("--rules", path, f"{ROUNDS}/one_round.yaml")
@@ -647,6 +658,7 @@ def test_cli_bad_rules_file() -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_explicit_int_tag_with_a_bad_value() -> None:
     path = f"{ROUNDS}/explicit_int_tag.yaml"
     process = run_score(path)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -17,6 +16,7 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
+from support import ROOT
 
 from generator import rules as loader
 from generator.cards import ALL_CARDS, parse_card
@@ -25,7 +25,6 @@ from generator.errors import RulesdocError
 from generator.rules import MAX_VALUE, load_rules, parse_rules
 from generator.schema import DIALECT, EXAMPLE_ID_PATTERN, card_pattern, rules_schema, schema_text
 
-ROOT = Path(__file__).resolve().parent.parent
 BAD_RULES = ROOT / "tests" / "bad_inputs" / "rules"
 BASE = (ROOT / "tests" / "fixtures" / "rules" / "base.yaml").read_text("utf-8")
 VALIDATOR = jsonschema.Draft202012Validator(rules_schema())

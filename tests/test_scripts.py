@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from babel import Locale
 from babel.messages.pofile import read_po, write_po
-from conftest import copy_project
+from support import copy_project
 
 from generator import catalogs
 from generator.locales import close_sentence_gaps, sentences, writes_without_spaces

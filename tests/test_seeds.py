@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from seedmatch import SEEDS, match
+from support.seedmatch import SEEDS, match
 
 from generator.render import Project
 from generator.render_checked import render_all

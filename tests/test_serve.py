@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from conftest import PUBLISHED, copy_project, lint_error_lines
+from support import PUBLISHED, copy_project, lint_error_lines
 
 from generator.errors import RulesdocError
 from generator.i18n import FALLBACK_OPEN as ENGLISH  # the mark of a fallback: lang="en"

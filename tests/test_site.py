@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from conftest import PUBLISHED, ROOT, copy_project
+from support import PUBLISHED, ROOT, copy_project
 
 from generator import catalogs
 from generator.i18n import catalog_path

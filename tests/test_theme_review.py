@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from conftest import ROOT, copy_project
-from newlang import build_site, fill
+from support import ROOT, copy_project
+from support.newlang import build_site, fill
 
 from generator import catalogs, theme
 from generator.i18n import CatalogStats, catalog_path
@@ -52,6 +52,7 @@ def theme_entries(catalog):  # type: ignore[no-untyped-def]
     return [m for m in catalog if m.id and m.context == THEME_CONTEXT]
 
 
+@pytest.mark.slow
 def test_a_new_languages_imported_theme_strings_count_as_unreviewed_until_confirmed(
     project_copy: Path,
 ) -> None:
@@ -93,6 +94,7 @@ def test_a_new_languages_imported_theme_strings_count_as_unreviewed_until_confir
     assert not still & confirmed
 
 
+@pytest.mark.slow
 def test_check_prints_the_unreviewed_column(project_copy: Path) -> None:
     catalogs.init(project_copy / "locales", "ar")
     result = subprocess.run(

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from conftest import copy_project
-from newlang import build_site
+from support import copy_project
+from support.newlang import build_site
 
 from generator import placeholders as printf
 from generator.i18n import catalog_path

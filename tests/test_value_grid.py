@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import PUBLISHED, SEED_RULES
+from support import PUBLISHED, SEED_RULES
 
 from generator import engine
 from generator.cards import parse_card
@@ -199,7 +199,11 @@ def scoring_page(renderer: Workspace, rules: Rules, language: Language) -> str:
     return page.text
 
 
-@pytest.mark.parametrize("name", GRID)
+# Each point renders the scoring page in every language (2-5 s under load): the seed values stay
+# in `make test-fast`, the rest of the grid is slow.
+@pytest.mark.parametrize(
+    "name", [name if name == "seed" else pytest.param(name, marks=pytest.mark.slow) for name in GRID]
+)
 def test_every_language_tells_the_truth(name: str, renderer: Workspace, languages: list[Language]) -> None:
     rules = GRID[name]
     assert sorted(language.code for language in languages) == sorted(PUBLISHED)

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import ROOT
+from support import ROOT
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 SITE = ROOT / ".github" / "workflows" / "site.yml"
@@ -64,11 +64,13 @@ def test_there_is_a_workflow() -> None:
     assert SITE in WORKFLOWS
 
 
+@pytest.mark.slow
 def test_zizmor_finds_nothing() -> None:
     findings = zizmor_findings(*WORKFLOWS)
     assert [(f["ident"], f["desc"]) for f in findings] == []
 
 
+@pytest.mark.slow
 def test_zizmor_sees_what_it_should(tmp_path: Path) -> None:
     """The audit is live: a tag pin and a checkout that keeps its credentials are found."""
     text = SITE.read_text(encoding="utf-8")
@@ -80,6 +82,7 @@ def test_zizmor_sees_what_it_should(tmp_path: Path) -> None:
     assert {"unpinned-uses", "artipacked"} <= idents
 
 
+@pytest.mark.slow
 def test_valid_against_githubs_schema(tmp_path: Path) -> None:
     command = [tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows"]
     result = subprocess.run([*command, *map(str, WORKFLOWS)], capture_output=True, text=True, timeout=120)
@@ -162,6 +165,7 @@ FAKE_APT_CACHE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("system", "route"), [("debian", "apt"), ("ubuntu", "playwright"), ("none", "playwright")]
 )
@@ -181,6 +185,7 @@ def test_browser_route(system: str, route: str, tmp_path: Path) -> None:
     assert result.stdout.strip() == route
 
 
+@pytest.mark.slow
 def test_actionlint() -> None:
     found = BIN / "actionlint" if (BIN / "actionlint").is_file() else shutil.which("actionlint")
     if found is None:
@@ -191,6 +196,7 @@ def test_actionlint() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_shell_scripts_pass_shellcheck(tmp_path: Path) -> None:
     """What actionlint runs on the workflow's scripts on GitHub, and the browser script too."""
     shellcheck = shutil.which("shellcheck")
@@ -257,12 +263,14 @@ MARKER = "<!-- rulesdoc rule-change report -->"
 BOT = {"login": "github-actions[bot]"}
 
 
+@pytest.mark.slow
 def test_the_first_report_is_posted(tmp_path: Path) -> None:
     (call,) = run_comment_step(tmp_path, [], "## Rule change\n\njoker: 20 → 25\n")
     assert call["method"] == "POST" and call["url"] == "repos/owner/rami/issues/7/comments"
     assert call["body"] == f"{MARKER}\n## Rule change\n\njoker: 20 → 25\n"
 
 
+@pytest.mark.slow
 def test_a_later_report_edits_the_bots_marked_comment(tmp_path: Path) -> None:
     comments = [
         {"id": 11, "user": {"login": "reviewer"}, "body": f"{MARKER}\nquoted by a person"},
@@ -274,6 +282,7 @@ def test_a_later_report_edits_the_bots_marked_comment(tmp_path: Path) -> None:
     assert call["body"] == f"{MARKER}\nnew report\n"
 
 
+@pytest.mark.slow
 def test_a_long_report_is_cut_within_githubs_limit(tmp_path: Path) -> None:
     (call,) = run_comment_step(tmp_path, [], "x" + "é" * 70_000)  # 70,001 characters, 140,001 bytes
     body = call["body"]

@@ -6,7 +6,7 @@ import dataclasses
 import functools
 
 import yaml
-from conftest import ROOT
+from support import ROOT
 
 from generator import engine
 from generator.cards import parse_card

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import PUBLISHED
+from support import PUBLISHED
 
 from . import axe_gate
 from .conftest import Problems, open_context, site_languages

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT
+from support import ROOT
 
 from .conftest import Problems, open_context
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import PUBLISHED
+from support import PUBLISHED
 
 from . import expected
 from .conftest import Problems

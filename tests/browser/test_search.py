@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import PUBLISHED
+from support import PUBLISHED
 
 from . import expected
 from .conftest import Problems

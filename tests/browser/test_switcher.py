@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import PUBLISHED
+from support import PUBLISHED
 
 from . import expected
 from .conftest import Problems

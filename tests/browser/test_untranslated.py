@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import copy_project
-from newlang import build_site
+from support import copy_project
+from support.newlang import build_site
 
 from generator.i18n import catalog_path
 

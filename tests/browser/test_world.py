@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import copy_project
-from newlang import build_site, fill
+from support import copy_project
+from support.newlang import build_site, fill
 
 from generator import catalogs
 

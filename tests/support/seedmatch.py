@@ -6,7 +6,7 @@ seed was copied from a published page where the card chips of a hand ran
 together ("as hatijokerlima kelawar"), so the two texts are aligned letter by
 letter (spaces removed), and a seed word counts when all its letters align.
 
-Run ``python tests/seedmatch.py da`` to see the words of the seed that are missing.
+Run ``python -m support.seedmatch da`` from ``tests/`` to see the words of the seed that are missing.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from pathlib import Path
 import markdown
 from mkdocs.utils.yaml import yaml_load
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 SEEDS = ROOT / "tests" / "fixtures" / "seeds"
 _TAG = re.compile(r"<[^>]+>")
 
