@@ -108,14 +108,16 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """A folder over HTTP on 127.0.0.1 and a free port: "http://127.0.0.1:<port>/"."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
+def serving(
+    folder: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler, base: str = "/"
+) -> Iterator[str]:
+    """A folder over HTTP on 127.0.0.1 and a free port: "http://127.0.0.1:<port><base>"."""
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer((HOST, 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
-        yield f"http://{HOST}:{server.server_address[1]}/"
+        yield f"http://{HOST}:{server.server_address[1]}{base}"
     finally:
         server.shutdown()
         server.server_close()

@@ -8,16 +8,14 @@ the built site (built without ``site_url``, as the README's first build is).
 from __future__ import annotations
 
 import contextlib
-import functools
 import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .conftest import HOST, Problems, open_context, site_languages
+from .conftest import Problems, open_context, serving, site_languages
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -54,18 +52,9 @@ class _GitHubPages(http.server.SimpleHTTPRequestHandler):
         return None
 
 
-@contextlib.contextmanager
-def github_pages(site: Path) -> Iterator[str]:
+def github_pages(site: Path) -> contextlib.AbstractContextManager[str]:
     handler = type("Handler", (_GitHubPages,), {"site": site})
-    server = http.server.ThreadingHTTPServer((HOST, 0), functools.partial(handler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, name="github-pages", daemon=True)
-    thread.start()
-    try:
-        yield f"http://{HOST}:{server.server_address[1]}/{REPO}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    return serving(site, handler, base=f"/{REPO}/")
 
 
 @pytest.fixture(scope="module")
