@@ -178,15 +178,14 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     ) -> TemplateContext:
         # The switcher and the hreflang links point at this same page in every language offered
         # (a language below its check.yaml threshold is built, but not offered: generator/policy.py).
-        build = sitebuild.current()
-        rendering = build.rendering if build is not None else self.rendering
-        assert rendering is not None and self.site is not None
+        assert self.site is not None
+        rendering = self._rendering()
         here = self.site.language
         config.extra["alternate"] = [
             {"name": language.name, "lang": language.tag, "link": counterpart(here, language, page.url)}
             for language in rendering.offered
         ]
-        if build is not None:  # the reader's palette is the site's, not the language's
+        if sitebuild.current() is not None:  # the reader's palette is the site's, not the language's
             config.extra["scope"] = publishing.palette_scope(str(context.get("base_url") or "."))
         return context
 
