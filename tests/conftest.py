@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support import ROOT, copy_project
 
-from generator.render import Project
+from generator.pages.render import Project
 
 
 @pytest.fixture(scope="session")

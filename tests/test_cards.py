@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.cards import (
+from generator.engine.cards import (
     ALL_CARDS,
     JOKER,
     Card,

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from support import ROOT, copy_project, git
 
-from generator import po
 from generator.errors import MAX_LINE, Location, RulesdocError, printable, short
-from generator.i18n import judge_catalog
+from generator.i18n import po
+from generator.i18n.translate import judge_catalog
 from generator.lint.model import Finding, Severity
 
 PARITY = Path(__file__).resolve().parent / "msgfmt_parity"
@@ -212,7 +212,7 @@ BOUNDED_PARSE = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 from pathlib import Path
-from generator import po
+from generator.i18n import po
 from generator.errors import RulesdocError
 try:
     loaded = po.parse(sys.stdin.buffer.read(), Path("bomb.po"))
@@ -248,7 +248,7 @@ def test_the_first_header_spelled_with_two_spaces_is_read_as_the_header() -> Non
 
 BOUNDED_CLI = (
     f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({RLIMIT_AS}, {RLIMIT_AS}))\n"
-    "from generator.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    "from generator.cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
 )
 SECOND_HEADER = f'\nmsgctxt "x"\nmsgid ""\nmsgstr "Plural-Forms: {BOMB}\\n"\n'
 

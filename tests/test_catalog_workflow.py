@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
-from generator import catalogs, gettext_po, plurals, po
+from generator.i18n import catalogs, gettext_po, plurals, po
 
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
 needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")

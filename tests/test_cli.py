@@ -21,13 +21,15 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED, ROOT, SEED_RULES, copy_project
 
-from generator import engine, files, scoring_io, yamlload
-from generator.conformance import conformance
+from generator.engine import scoring as engine
+from generator.engine.score_table import round_lines
 from generator.errors import RulesdocError
-from generator.rules import load_rules
-from generator.score_input import RoundStream
-from generator.score_table import round_lines
-from generator.yamlload import Source, compose
+from generator.export.conformance import conformance
+from generator.io import files, yamlload
+from generator.io.yamlload import Source, compose
+from generator.spec import scoring_io
+from generator.spec.rules import load_rules
+from generator.spec.score_input import RoundStream
 
 RULES = load_rules(SEED_RULES)  # the values the expected scores are worked out from
 ROUND = "{went_out: 0, hands: [{cards: []}, {cards: [AH, JK, 5C]}]}"

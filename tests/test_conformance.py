@@ -34,7 +34,7 @@ def conformance(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- an independent scorer
-# From the README's rules ("The rules the scores follow"), not from generator/engine.py.
+# From the README's rules ("The rules the scores follow"), not from generator/engine/scoring.py.
 # `rules` is the data of rules.yaml (conformance.json repeats it under "rules").
 
 

@@ -1,4 +1,4 @@
-"""The export bundle: rules.json, rules.schema.json and conformance.json (generator/export.py).
+"""The export bundle: rules.json, rules.schema.json and conformance.json (generator/export/bundle.py).
 
 The conformance vectors are proven right twice: by the engine (here), and by an independent
 scorer written from the rules as the README states them (tests/test_conformance.py). Expected
@@ -27,10 +27,12 @@ from hypothesis import strategies as st
 from support import ROOT, SEED_RULES
 from test_conformance import independent
 
-from generator import conformance, export, files, vector_plans
+from generator.engine.model import Rules
 from generator.errors import RulesdocError
-from generator.model import Rules
-from generator.rules import load_rules, parse_rules
+from generator.export import bundle as export
+from generator.export import conformance, vector_plans
+from generator.io import files
+from generator.spec.rules import load_rules, parse_rules
 
 
 # The bundle is built once per session, when a test first asks for it: not at collection, so
@@ -66,8 +68,8 @@ def test_the_engine_through_the_score_input_agrees_with_every_vector(
     One test over every vector rather than one per vector: the ids would have to be known at
     collection, which means building the whole bundle before any test is selected.
     """
-    from generator import engine
-    from generator.score_input import RoundStream
+    from generator.engine import scoring as engine
+    from generator.spec.score_input import RoundStream
 
     for vector_id, vector in vectors.items():
         try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from support import copy_project
 
-from generator import files
 from generator.errors import RulesdocError
-from generator.i18n import catalog_codes
+from generator.i18n.translate import catalog_codes
+from generator.io import files
 
 
 def test_a_symlink_loop_is_one_error(tmp_path: Path) -> None:
@@ -143,14 +143,14 @@ def test_theme_strings_outside_the_bmp_stay_whole() -> None:
     """json.dumps' ASCII escapes gave Jinja two lone surrogates (&#55357;&#56832;) for one emoji."""
     import jinja2
 
-    from generator.theme import ThemeStrings
+    from generator.i18n.theme import ThemeStrings
 
     module = jinja2.Environment().from_string(ThemeStrings({"search": "Søg 😀"}).partial()).module
     assert str(module.t("search")) == "Søg 😀"  # type: ignore[attr-defined]
 
 
 def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
-    from generator.view import CardChip
+    from generator.pages.view import CardChip
 
     chip = CardChip("AH", "A&amp;H\\_1", "♥", "red", "A&H_1")
     assert 'aria-label="A&amp;H_1"' in chip.html
@@ -160,7 +160,7 @@ def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
 def test_a_no_python_format_note_keeps_one_flag() -> None:
     from babel.messages.catalog import Catalog
 
-    from generator import po
+    from generator.i18n import po
 
     catalog = Catalog(locale="da")
     catalog.add("Worth %(points)s", flags=["no-python-format"])

@@ -13,10 +13,10 @@ from babel import Locale
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED
 
-from generator import catalogs, plurals, po
-from generator.cards import ALL_CARDS
+from generator.engine.cards import ALL_CARDS
 from generator.errors import Refusal, RulesdocError
-from generator.i18n import (
+from generator.i18n import catalogs, plurals, po
+from generator.i18n.translate import (
     CARD_CONTEXT,
     FALLBACK_CLOSE,
     FALLBACK_OPEN,
@@ -26,9 +26,9 @@ from generator.i18n import (
     discover_languages,
     english_card_name,
 )
-from generator.render import Project, Workspace
-from generator.render_checked import render_all
-from generator.rules import load_rules
+from generator.pages.render import Project, Workspace
+from generator.pages.render_checked import render_all
+from generator.spec.rules import load_rules
 
 
 def unwrap(path: Path) -> None:

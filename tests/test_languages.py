@@ -27,9 +27,9 @@ from babel import Locale
 from support import PUBLISHED, copy_project
 from support.newlang import build_site, fill, marked
 
-from generator import catalogs
-from generator.i18n import catalog_path
-from generator.locales import Formatter
+from generator.i18n import catalogs
+from generator.i18n.cldr import Formatter
+from generator.i18n.translate import catalog_path
 
 pytestmark = pytest.mark.slow
 

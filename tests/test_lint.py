@@ -19,20 +19,22 @@ import pytest
 import yaml
 from support import ROOT
 
-from generator import cli, lint, pseudo
-from generator import placeholders as printf
-from generator import po as catalog_file
-from generator.i18n import discover_languages
+from generator import lint
+from generator.cli import main as cli
+from generator.i18n import placeholders as printf
+from generator.i18n import po as catalog_file
+from generator.i18n import pseudo
+from generator.i18n.cldr import PSEUDO_CODE
+from generator.i18n.policy import read_policy, site_options
+from generator.i18n.translate import discover_languages
+from generator.i18n.verdicts import markup_tokens
 from generator.lint.inputs import gather
 from generator.lint.messages import whole_word
 from generator.lint.model import FIX, Finding, Severity
 from generator.lint.pages import _tables, cells
 from generator.lint.registry import REGISTRY
 from generator.lint.report import FORMATS
-from generator.locales import PSEUDO_CODE
-from generator.messages import markup_tokens
-from generator.policy import read_policy, site_options
-from generator.render import Project, RenderedPage, Workspace
+from generator.pages.render import Project, RenderedPage, Workspace
 
 FIXTURES = ROOT / "tests" / "fixtures" / "checks"
 SEEDS = ROOT / "tests" / "fixtures" / "seeds"
@@ -922,7 +924,7 @@ def test_pre_commit_hook() -> None:
         pattern.search(p)
         for p in ("rules.yaml", "templates/scoring.md.j2", "locales/nl/LC_MESSAGES/messages.po")
     )
-    assert not pattern.search("generator/engine.py")
+    assert not pattern.search("generator/engine/scoring.py")
     with pytest.raises(SystemExit) as help_exit:
         cli._parser().parse_args([*hook["entry"].split()[1:], "--help"])
     assert help_exit.value.code == 0
@@ -943,7 +945,7 @@ def test_a_threshold_is_met_exactly() -> None:
     """7 of 10 meets 70 %: as floats, 7 / 10 is a hair under Fraction(7, 10) and would miss it."""
     from fractions import Fraction
 
-    from generator.policy import DEFAULT_MIN_TRANSLATED, Policy
+    from generator.i18n.policy import DEFAULT_MIN_TRANSLATED, Policy
 
     seventy = Policy({"default": Fraction(70, 100)})
     assert seventy.offers("da", 7, 10) and not seventy.offers("da", 6, 10)

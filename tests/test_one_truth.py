@@ -4,7 +4,7 @@ in its words.
 Each case breaks one thing in a copy of the project, then runs the real commands a CI
 runs: `rulesdoc check`, `rulesdoc render` and `mkdocs build --strict`. All pass, or all fail,
 and every error line of check is in the build's and render's error, and they name no other.
-A missing or fuzzy translation, or a whole new language, is a warning (generator/policy.py).
+A missing or fuzzy translation, or a whole new language, is a warning (generator/i18n/policy.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator import cli, po
-from generator.i18n import catalog_path
+from generator.cli import main as cli
+from generator.i18n import po
+from generator.i18n.translate import catalog_path
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +90,7 @@ FAULTS = [
         lambda root: edit(catalog(root, "hi"), 'msgid "Players"\nmsgstr "खिलाड़ी"', 'msgid "Players"\nmsgstr "<b>खिलाड़ी</b>"'),
         fails=True, names="'Players'",
     ),
-    # Gaps: warnings, the page shows English marked lang="en" (generator/policy.py).
+    # Gaps: warnings, the page shows English marked lang="en" (generator/i18n/policy.py).
     Fault(
         "fuzzy",
         lambda root: edit(catalog(root, "ms"), 'msgid "In short"', '#, fuzzy\nmsgid "In short"'),
@@ -210,7 +211,7 @@ def test_an_error_crosses_a_worker_process_whole() -> None:
     """A language's failure comes back from the worker that built it as the same one line."""
     import pickle
 
-    from generator.engine import GameError
+    from generator.engine.scoring import GameError
     from generator.errors import Location, Refusal, RulesdocError
 
     for error in (

@@ -148,12 +148,12 @@ def test_the_pre_commit_hook_runs_on_every_input_of_the_check() -> None:
         "locales/da/LC_MESSAGES/messages.po",
     ):
         assert files.search(path), path
-    for path in ("README.md", "generator/cli.py", "docs/rules.yaml"):
+    for path in ("README.md", "generator/cli/main.py", "docs/rules.yaml"):
         assert not files.search(path), path
 
 
 def test_the_readme_documents_every_plugin_option_and_setting() -> None:
-    from generator.site import RulesdocConfig
+    from generator.site.plugin import RulesdocConfig
 
     options = {name for name, _ in RulesdocConfig._schema}  # MkDocs' config schema: (name, option) pairs
     assert options == {"rules", "templates", "locales", "strict", "languages"}

@@ -202,7 +202,7 @@ def test_a_ref_with_backticks_and_html_stays_a_code_span(repo: Path) -> None:
 
 
 def test_code_span_outlasts_any_run_of_backticks() -> None:
-    from generator.report_formats import code_span
+    from generator.report.formats import code_span
 
     assert code_span("main") == "`main`"
     assert code_span("a``b") == "```a``b```"

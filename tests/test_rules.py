@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
-from generator.cards import JOKER, parse_card
+from generator.engine.cards import JOKER, parse_card
+from generator.engine.model import CardValues, Hand, Reason, Round
 from generator.errors import Location, RulesdocError
-from generator.model import CardValues, Hand, Reason, Round
-from generator.rules import load_rules, parse_rules
-from generator.score_input import RoundStream
+from generator.spec.rules import load_rules, parse_rules
+from generator.spec.score_input import RoundStream
 
 FIXTURES = "tests/fixtures/rules"
 
@@ -128,7 +128,7 @@ def test_base_fixture_loads_without_examples() -> None:
         (
             "python_tag",
             4,
-            "YAML tag 'tag:yaml.org,2002:python/object:generator.model.CardValues' is not allowed; "
+            "YAML tag 'tag:yaml.org,2002:python/object:generator.engine.model.CardValues' is not allowed; "
             "rules files take plain data only",
         ),
         ("tab", 6, "YAML syntax error: found character '\\t' that cannot start any token (column 1)"),

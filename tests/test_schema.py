@@ -1,4 +1,4 @@
-"""The JSON Schema of rules.yaml (generator/schema.py) against the loader (generator/rules.py).
+"""The JSON Schema of rules.yaml (generator/spec/schema.py) against the loader (generator/spec/rules.py).
 
 The schema must accept rules.yaml, refuse every schema-level case of the bad-input corpus, and
 agree with the loader value by value at every bound. Cases that need two values at once, or
@@ -18,12 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import ROOT
 
-from generator import rules as loader
-from generator.cards import ALL_CARDS, parse_card
-from generator.engine import check_example_illustrates
+from generator.engine.cards import ALL_CARDS, parse_card
+from generator.engine.scoring import check_example_illustrates
 from generator.errors import RulesdocError
-from generator.rules import MAX_VALUE, load_rules, parse_rules
-from generator.schema import DIALECT, EXAMPLE_ID_PATTERN, card_pattern, rules_schema, schema_text
+from generator.spec import rules as loader
+from generator.spec.rules import MAX_VALUE, load_rules, parse_rules
+from generator.spec.schema import DIALECT, EXAMPLE_ID_PATTERN, card_pattern, rules_schema, schema_text
 
 BAD_RULES = ROOT / "tests" / "bad_inputs" / "rules"
 BASE = (ROOT / "tests" / "fixtures" / "rules" / "base.yaml").read_text("utf-8")

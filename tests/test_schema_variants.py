@@ -1,4 +1,4 @@
-"""Issue 21 item 11: the JSON Schema (generator/schema.py) and the loader (generator/rules.py) agree.
+"""Issue 21 item 11: the JSON Schema (generator/spec/schema.py) and the loader (generator/spec/rules.py) agree.
 
 Each variant is the base rules with one change, read by both: the loader (``parse_rules`` and
 the examples scored) and the schema (on the data ``yaml.safe_load`` gives, as an editor's YAML
@@ -14,7 +14,7 @@ import pytest
 from test_schema import BASE, load, loader_accepts, schema_accepts, with_value
 
 from generator.errors import RulesdocError
-from generator.rules import MAX_VALUE, parse_rules
+from generator.spec.rules import MAX_VALUE, parse_rules
 
 EXAMPLE = """examples:
   - id: {id}

@@ -27,9 +27,9 @@ import pytest
 from support import PUBLISHED, copy_project, lint_error_lines
 
 from generator.errors import RulesdocError
-from generator.i18n import FALLBACK_OPEN as ENGLISH  # the mark of a fallback: lang="en"
-from generator.render import Project
-from generator.rules import load_rules
+from generator.i18n.translate import FALLBACK_OPEN as ENGLISH  # the mark of a fallback: lang="en"
+from generator.pages.render import Project
+from generator.spec.rules import load_rules
 
 pytestmark = pytest.mark.slow
 
@@ -326,8 +326,8 @@ def test_build_still_fails_on_a_bad_input(
 
 def prepare_error(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The one-line error the preview's rebuild gives for the copy (paths relative to it)."""
-    from generator.languagesites import prepare
-    from generator.policy import site_options
+    from generator.i18n.policy import site_options
+    from generator.site.languages import prepare
 
     def rebuild() -> object:
         return prepare(Project.at(Path(".")), list(site_options(Path("mkdocs.yml")).languages), strict=False)

@@ -16,8 +16,8 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED, ROOT, copy_project
 
-from generator import catalogs
-from generator.i18n import catalog_path
+from generator.i18n import catalogs
+from generator.i18n.translate import catalog_path
 
 PAGES = ("index.html", "scoring.html", "translation-status.html", "404.html")
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -138,7 +138,7 @@ def test_a_seventh_language_needs_no_code_change(tmp_path: Path) -> None:
 
 
 def test_the_rules_schema_is_published_once_at_the_site_root(site: Path) -> None:
-    from generator.schema import schema_text
+    from generator.spec.schema import schema_text
 
     assert (site / "rules.schema.json").read_text("utf-8") == schema_text()
     assert not (site / "da" / "rules.schema.json").exists()  # one schema for every language

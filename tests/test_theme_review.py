@@ -14,12 +14,12 @@ from babel.messages.pofile import read_po, write_po
 from support import ROOT, copy_project
 from support.newlang import build_site, fill
 
-from generator import catalogs, theme
-from generator.i18n import CatalogStats, catalog_path
-from generator.languagesites import _language_site
-from generator.messages import THEME_ORIGIN
-from generator.render import Project, Workspace
-from generator.theme import THEME_CONTEXT
+from generator.i18n import catalogs, theme
+from generator.i18n.theme import THEME_CONTEXT
+from generator.i18n.translate import CatalogStats, catalog_path
+from generator.i18n.verdicts import THEME_ORIGIN
+from generator.pages.render import Project, Workspace
+from generator.site.languages import _language_site
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]

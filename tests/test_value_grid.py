@@ -26,12 +26,12 @@ from pathlib import Path
 import pytest
 from support import PUBLISHED, SEED_RULES
 
-from generator import engine
-from generator.cards import parse_card
-from generator.i18n import Formatter, Language, Translator
-from generator.model import CardValues, Example, Hand, Round, Rules
-from generator.render import Project, Workspace
-from generator.rules import load_rules
+from generator.engine import scoring as engine
+from generator.engine.cards import parse_card
+from generator.engine.model import CardValues, Example, Hand, Round, Rules
+from generator.i18n.translate import Formatter, Language, Translator
+from generator.pages.render import Project, Workspace
+from generator.spec.rules import load_rules
 
 SEED = load_rules(SEED_RULES)
 HALF = Fraction(1, 2)

@@ -7,14 +7,14 @@ import math
 from collections.abc import Iterator
 from fractions import Fraction
 
-from generator import catalogs, plurals, po
 from generator.errors import display_path, short
+from generator.i18n import catalogs, plurals, po
+from generator.i18n.po import Key, key_of
+from generator.i18n.policy import CONFIG_NAME
+from generator.i18n.verdicts import Rule, Status
 from generator.lint.inputs import GLOSSARY_NAME, Subject
 from generator.lint.model import FIX, Finding, Severity
 from generator.lint.registry import check
-from generator.messages import Rule, Status
-from generator.po import Key, key_of
-from generator.policy import CONFIG_NAME
 
 UPDATE = "run `make update`"
 EXTRACT = "run `make extract`"
@@ -96,7 +96,7 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
 
 @check("completeness")
 def completeness(subject: Subject) -> Iterator[Finding]:
-    """Untranslated and fuzzy messages: warnings, never errors (the policy, generator/policy.py);
+    """Untranslated and fuzzy messages: warnings, never errors (the policy, generator/i18n/policy.py);
     so are theme strings imported from Material and not yet confirmed (the site shows them).
 
     The page shows the English source, marked ``lang="en"`` under a notice; each line says

@@ -10,15 +10,16 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 
-from generator import catalogs, files, yamlload
 from generator.errors import Location, RulesdocError, display_path, short
-from generator.i18n import SOURCE, CatalogStats, Language
+from generator.i18n import catalogs
+from generator.i18n.cldr import SOURCE_LANGUAGE
+from generator.i18n.po import Key, forms, ids, key_of
+from generator.i18n.policy import Policy
+from generator.i18n.translate import SOURCE, CatalogStats, Language
+from generator.i18n.verdicts import Verdict
+from generator.io import files, yamlload
 from generator.lint.model import Finding, Severity
-from generator.locales import SOURCE_LANGUAGE
-from generator.messages import Verdict
-from generator.po import Key, forms, ids, key_of
-from generator.policy import Policy
-from generator.render import LanguageResult, Workspace
+from generator.pages.render import LanguageResult, Workspace
 
 GLOSSARY_NAME = "glossary.yaml"
 

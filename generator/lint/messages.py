@@ -1,6 +1,6 @@
 """Checks of one message at a time: placeholders, markup, terminology.
 
-Placeholders and markup are the verdicts of :mod:`generator.messages`, the same the
+Placeholders and markup are the verdicts of :mod:`generator.i18n.verdicts`, the same the
 build uses to decide what a page may show: the linter only reports them.
 """
 
@@ -13,14 +13,14 @@ from collections.abc import Iterator
 
 from babel.messages.catalog import Message
 
-from generator import placeholders as printf
 from generator.errors import display_path
+from generator.i18n import placeholders as printf
+from generator.i18n.po import forms, ids, key_of
+from generator.i18n.verdicts import Rule
 from generator.lint.catalog import glossary_coverage
 from generator.lint.inputs import Subject
 from generator.lint.model import FIX, Finding
 from generator.lint.registry import check
-from generator.messages import Rule
-from generator.po import forms, ids, key_of
 
 
 def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:

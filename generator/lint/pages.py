@@ -10,15 +10,15 @@ from pathlib import Path
 
 from babel.messages.catalog import Message
 
-from generator import files
-from generator import placeholders as printf
 from generator.errors import Location, RulesdocError, display_path, short
+from generator.i18n import placeholders as printf
+from generator.i18n.cldr import SOURCE_LANGUAGE
+from generator.i18n.po import Key, forms
+from generator.io import files
 from generator.lint.inputs import Shared, Subject
 from generator.lint.model import Finding
 from generator.lint.registry import check
-from generator.locales import SOURCE_LANGUAGE
-from generator.po import Key, forms
-from generator.render import PAGE_SUFFIX, RenderedPage
+from generator.pages.render import PAGE_SUFFIX, RenderedPage
 
 
 @check("rendering")

@@ -8,9 +8,10 @@ import functools
 import yaml
 from support import ROOT
 
-from generator import engine
-from generator.cards import parse_card
-from generator.i18n import (
+from generator.engine import scoring as engine
+from generator.engine.cards import parse_card
+from generator.engine.model import CardValues, Reason, Rules
+from generator.i18n.translate import (
     CARD_CONTEXT,
     SOURCE_LANGUAGE,
     Formatter,
@@ -18,8 +19,7 @@ from generator.i18n import (
     discover_languages,
     english_card_name,
 )
-from generator.model import CardValues, Reason, Rules
-from generator.rules import load_rules
+from generator.spec.rules import load_rules
 
 LOCALES = ROOT / "locales"
 

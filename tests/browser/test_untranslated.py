@@ -2,7 +2,7 @@
 
 A copy of the project loses two Hindi translations (a heading, "Counting points", and
 "In short"), the situation of a rule change merged before the translator answers. The
-strict build passes (a gap is a warning: generator/policy.py), and the reader gets the
+strict build passes (a gap is a warning: generator/i18n/policy.py), and the reader gets the
 English text with ``lang="en"`` (screen readers switch voice), one translated notice near
 the top, and no marker glyph in the tab title, the heading or the navigation.
 """
@@ -16,7 +16,7 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator.i18n import catalog_path
+from generator.i18n.translate import catalog_path
 
 from .conftest import Problems, open_context, serving
 

@@ -21,9 +21,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from generator import catalogs, po
-from generator.i18n import catalog_codes, catalog_path
-from generator.render import Project
+from generator.i18n import catalogs, po
+from generator.i18n.translate import catalog_codes, catalog_path
+from generator.pages.render import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVE_RULES = ROOT / "rules.yaml"
@@ -74,8 +74,8 @@ def sync_catalogs(project: Path) -> None:
 def lint_error_lines(project: Project) -> list[str]:
     """The error lines `rulesdoc check` reports for a project, through the calls it makes."""
     from generator import lint
-    from generator.policy import read_policy, site_options
-    from generator.render import Workspace
+    from generator.i18n.policy import read_policy, site_options
+    from generator.pages.render import Workspace
 
     policy = read_policy(project.locales, site_options(project.root / "mkdocs.yml").languages, project.root)
     return lint.run(lint.gather(Workspace.load(project), policy)).error_lines()

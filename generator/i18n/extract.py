@@ -1,0 +1,66 @@
+"""Babel extraction method for ``rules.yaml``: example titles and notes, and card names.
+
+Registered in ``babel.cfg`` (``[generator.i18n.extract:extract_rules: rules.yaml]``) and as
+the ``rulesdoc_rules`` entry point, so ``pybabel extract`` finds every string with
+its source line and a translator comment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping
+from typing import IO, Any
+
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from generator.engine.cards import ALL_CARDS
+from generator.errors import Location, RulesdocError, display_path
+from generator.i18n.translate import CARD_CONTEXT, english_card_name
+from generator.io import files
+from generator.io.yamlload import Source, compose
+
+ExtractResult = tuple[int, str, "str | tuple[str, ...]", list[str]]
+
+_CARD_COMMENT = (
+    "A card's name, shown on a card chip in the worked examples. Write the whole name as "
+    "your language says it: word order and grammar are yours (Danish: 'hjerter es')."
+)
+
+
+def extract_rules(
+    fileobj: IO[bytes],
+    keywords: Mapping[str, Any],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[ExtractResult]:
+    """Yield ``(lineno, funcname, message, comments)`` as Babel's extractors do.
+
+    The file is read as :func:`generator.spec.rules.load_rules` reads it: bounded, UTF-8, YAML
+    nested at most 32 levels; what is wrong with it is the same one-line error, file and line.
+    """
+    name = getattr(fileobj, "name", None)
+    path = display_path(name) if isinstance(name, str) else "rules.yaml"
+    data = fileobj.read(files.MAX_RULES_BYTES + 1)  # Babel opened it: bound what is read
+    if len(data) > files.MAX_RULES_BYTES:
+        raise RulesdocError(f"file is over the limit of {files.MAX_RULES_BYTES:,} bytes", Location(path))
+    root = compose(files.decode_utf8(data, path), Source(path))
+    if isinstance(root, MappingNode):
+        for key, value in root.value:
+            if key.value == "examples" and isinstance(value, SequenceNode):
+                yield from _examples(value)
+    for card in ALL_CARDS:
+        # Cards are not in the file but every one of them may be dealt in an example.
+        yield 0, "pgettext", (CARD_CONTEXT, english_card_name(card)), [_CARD_COMMENT]
+
+
+def _examples(examples: SequenceNode) -> Iterator[ExtractResult]:
+    for node in examples.value:
+        if not isinstance(node, MappingNode):
+            continue
+        fields = {k.value: v for k, v in node.value if isinstance(k, ScalarNode)}
+        example_id = fields.get("id")
+        name = example_id.value if isinstance(example_id, ScalarNode) else "?"
+        for key, what in (("title", "Title"), ("note", "Note below the title")):
+            value = fields.get(key)
+            if isinstance(value, ScalarNode) and isinstance(value.value, str):
+                comment = f"{what} of the worked example {name!r} (rules.yaml)."
+                yield value.start_mark.line + 1, "gettext", " ".join(value.value.split()), [comment]

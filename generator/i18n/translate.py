@@ -1,0 +1,299 @@
+"""Languages, their catalogs, and gettext for the pages.
+
+Catalogs are the standard gettext layout, ``locales/<code>/LC_MESSAGES/messages.po``,
+read once per run by :mod:`generator.i18n.po`. A catalog's ``Language`` header is its
+formatting locale (folder ``pt``, header ``pt_PT``: European Portuguese).
+
+Translation is a dictionary lookup in the entries :func:`generator.i18n.verdicts.judge`
+found usable, with the plural form picked by the catalog's own Plural-Forms header
+(parsed, never evaluated as Python). A message the catalog lacks, or whose
+translation was refused, shows the English source marked as English for readers and
+screen readers (:data:`FALLBACK_OPEN`: ``lang="en"``, never a glyph in the text) and is
+recorded once, with the template line that asked for it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel import Locale
+
+from generator.engine.cards import Card, Rank, Suit
+from generator.errors import Location, RulesdocError, display_path
+from generator.i18n import cldr
+from generator.i18n.cldr import Formatter as Formatter  # the view model formats with it
+from generator.i18n.markup import escape_message
+from generator.i18n.po import Key, LoadedCatalog, forms, key_of, load
+from generator.i18n.verdicts import Status, Verdict, judge
+from generator.io.project import DOMAIN
+
+SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
+# Around English text on a page whose catalog lacks the message: the standard way to say a
+# passage is in another language (WCAG 3.1.2), styled by the class, invisible in <title> and nav
+# (MkDocs strips tags from heading text). Message texts are escaped: no other tag reaches a page.
+FALLBACK_OPEN = f'<span lang="{cldr.bcp47(SOURCE_LANGUAGE)}" class="rd-untranslated">'
+FALLBACK_CLOSE = "</span>"
+CARD_CONTEXT = "card"
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str  # the catalog folder, canonical: "pt", "zh_Hant"; "en" for the source
+    locale: Locale  # the formatting locale, from the catalog header: pt_PT
+    catalog: LoadedCatalog | None = field(default=None, compare=False, repr=False)  # None: the source
+
+    @property
+    def tag(self) -> str:
+        """BCP 47, for ``lang``, ``hreflang`` and the site's folder: ``zh-Hant``."""
+        return cldr.bcp47(self.code)
+
+    @property
+    def name(self) -> str:
+        return cldr.own_name(self.locale, self.code)
+
+    @property
+    def direction(self) -> str:
+        return cldr.direction(self.locale)
+
+    @property
+    def is_source(self) -> bool:
+        return self.catalog is None
+
+
+SOURCE = Language(SOURCE_LANGUAGE, Locale.parse(SOURCE_LANGUAGE))
+
+
+def catalog_path(locales_dir: Path, code: str) -> Path:
+    return locales_dir / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def catalog_codes(locales_dir: Path) -> list[str]:
+    """The folder names that hold a catalog, as they are spelled on disk."""
+    # lexists, not glob's exists(): a dangling or looping catalog symlink is a language that
+    # cannot be read (an error when it is loaded), never a language silently dropped.
+    if not locales_dir.is_dir():
+        return []
+    return sorted(
+        entry.name
+        for entry in locales_dir.iterdir()
+        if os.path.lexists(entry / "LC_MESSAGES" / f"{DOMAIN}.po")
+    )
+
+
+def language_of(loaded: LoadedCatalog, code: str, formatting: str | None = None) -> Language:
+    """A catalog's language; its folder must be a canonical CLDR code and its header agree."""
+    where = Location(loaded.shown)
+    folder = code if formatting else cldr.canonical(code, Location(display_path(loaded.path.parent.parent)))
+    if folder != code:
+        raise RulesdocError(f"rename the folder to {folder!r}: one spelling per language", where)
+    header = loaded.catalog.locale_identifier or folder
+    header_where = loaded.header_location("Language")
+    locale = cldr.parse_locale(formatting or str(header), header_where)
+    expected = cldr.parse_locale(formatting or folder, where)
+    if (locale.language, locale.script) != (expected.language, expected.script):
+        raise RulesdocError(f"catalog folder is {code!r} but its Language header is {header!r}", header_where)
+    return Language(code, locale, loaded)
+
+
+def discover_languages(
+    locales_dir: Path,
+    root: Path | None = None,
+    required: Sequence[str] | None = None,
+    read: Callable[[Path, Path | None], LoadedCatalog] = load,
+) -> list[Language]:
+    """The source language first, then every catalog under ``locales/`` in code order.
+
+    ``required``: the codes whose catalog must load; another one that cannot is left out
+    (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
+    """
+    languages = [SOURCE]
+    if locales_dir.is_dir():
+        for code in catalog_codes(locales_dir):
+            if code == SOURCE_LANGUAGE:
+                continue
+            formatting = cldr.PSEUDO_LOCALE if code == cldr.PSEUDO_CODE else None
+            try:
+                languages.append(language_of(read(catalog_path(locales_dir, code), root), code, formatting))
+            except RulesdocError:
+                if required is None or code in required:
+                    raise
+    return languages
+
+
+def select_languages(available: Sequence[Language], codes: Sequence[str]) -> list[Language]:
+    """The languages asked for by code (any spelling: ``pt-BR`` finds ``pt_BR``), or all."""
+    if not codes:
+        return list(available)
+    by_code = {language.code: language for language in available}
+    by_tag = {language.tag.lower(): language for language in available}
+    chosen = []
+    for code in codes:
+        found = by_code.get(code) or by_tag.get(code.replace("_", "-").lower())
+        if found is None:
+            raise RulesdocError(f"no catalog for language {code!r} (available: {', '.join(by_code)})")
+        chosen.append(found)
+    return chosen
+
+
+# ---------------------------------------------------------------- verdicts and counts
+
+
+def judge_catalog(loaded: LoadedCatalog, count_names: Mapping[str, str]) -> dict[Key, Verdict]:
+    """Every entry's verdict (header and obsolete entries left out)."""
+    return {
+        key_of(m): judge(m, loaded.plural_forms, count_names, loaded.forms_written.get(key_of(m)))
+        for m in loaded.messages()
+    }
+
+
+@dataclass(frozen=True)
+class CatalogStats:
+    code: str
+    name: str
+    translated: int
+    fuzzy: int
+    untranslated: int
+    unreviewed: int = 0  # imported from the theme, not yet confirmed: shown, but not counted translated
+
+    @property
+    def total(self) -> int:
+        return self.translated + self.fuzzy + self.untranslated + self.unreviewed
+
+    @property
+    def complete(self) -> float:
+        return self.translated / self.total if self.total else 1.0
+
+    @property
+    def in_language(self) -> int:
+        """The messages readers see in the language: translated, and theme strings imported
+        unreviewed (the policy's threshold counts these, the status page's share does not)."""
+        return self.translated + self.unreviewed
+
+
+def count(language: Language, template_keys: Sequence[Key], verdicts: Mapping[Key, Verdict]) -> CatalogStats:
+    """The one count: every message of messages.pot, as the page would show it."""
+    if language.is_source:
+        return CatalogStats(language.code, language.name, len(template_keys), 0, 0)
+    counts = dict.fromkeys(Status, 0)
+    for key in template_keys:
+        verdict = verdicts.get(key)
+        counts[verdict.status if verdict is not None else Status.UNTRANSLATED] += 1
+    return CatalogStats(
+        language.code,
+        language.name,
+        counts[Status.TRANSLATED],
+        counts[Status.FUZZY],
+        counts[Status.UNTRANSLATED],
+        counts[Status.UNREVIEWED],
+    )
+
+
+# ---------------------------------------------------------------- translation
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A message a page asked for that the catalog cannot give: shown in English."""
+
+    key: Key
+    where: Location | None  # the template line that asked for it, if a template did
+
+
+def _asking_template() -> Location | None:
+    """The innermost template line on the stack (Jinja marks its compiled code with the template)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            return Location(
+                display_path(template.filename), template.get_corresponding_lineno(frame.f_lineno)
+            )
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+class Translator:
+    """Gettext for one language; every result is escaped for Markdown/HTML text."""
+
+    def __init__(
+        self, language: Language, verdicts: Mapping[Key, Verdict] | None = None, mark_fallbacks: bool = True
+    ) -> None:
+        self.language = language
+        self.mark_fallbacks = mark_fallbacks
+        self.rule = language.catalog.plural_forms if language.catalog else None
+        self.table: dict[Key, tuple[str, ...]] = {}
+        if language.catalog is not None:
+            usable = verdicts if verdicts is not None else judge_catalog(language.catalog, {})
+            for message in language.catalog.messages():
+                key = key_of(message)
+                if usable.get(key, Verdict(Status.UNTRANSLATED)).usable:
+                    self.table[key] = forms(message.string)
+        self.missed: dict[Key, Miss] = {}
+
+    @classmethod
+    def load(cls, language: Language, mark_fallbacks: bool = True) -> Translator:
+        """A language's translator on its own (the workspace's shares the verdicts it already made)."""
+        return cls(language, None, mark_fallbacks)
+
+    def _lookup(self, context: str | None, singular: str, plural: str | None, n: int) -> tuple[str, bool]:
+        """The text, and whether it is the English fallback of a message the catalog lacks."""
+        key = (singular, context)
+        found = self.table.get(key)
+        if found is not None:
+            index = self.rule.select(n) if (plural is not None and self.rule) else 0
+            return found[min(index, len(found) - 1)], False
+        english = singular if plural is None or n == 1 else plural
+        if self.language.is_source:
+            return english, False
+        if key not in self.missed:
+            self.missed[key] = Miss(key, _asking_template())
+        return english, True
+
+    def _marked(self, found: tuple[str, bool]) -> str:
+        text, fallback = found
+        escaped = escape_message(text)
+        return FALLBACK_OPEN + escaped + FALLBACK_CLOSE if fallback and self.mark_fallbacks else escaped
+
+    def gettext(self, message: str) -> str:
+        return self._marked(self._lookup(None, message, None, 1))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._marked(self._lookup(None, singular, plural, n))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._marked(self._lookup(context, message, None, 1))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self._marked(self._lookup(context, singular, plural, n))
+
+    def plain(self, message: str, context: str | None = None) -> str:
+        """A translation as plain, unescaped text, for callers that escape for their own context."""
+        return " ".join(self._lookup(context, message, None, 1)[0].split())
+
+
+def unmarked(text: str) -> str:
+    """One message a Translator gave, without its fallback mark: for attributes (``aria-label``)."""
+    if text.startswith(FALLBACK_OPEN) and text.endswith(FALLBACK_CLOSE):
+        return text[len(FALLBACK_OPEN) : -len(FALLBACK_CLOSE)]
+    return text
+
+
+# ---------------------------------------------------------------- card names
+
+_RANK_NAMES = {
+    Rank.ACE: "ace", Rank.TWO: "two", Rank.THREE: "three", Rank.FOUR: "four",
+    Rank.FIVE: "five", Rank.SIX: "six", Rank.SEVEN: "seven", Rank.EIGHT: "eight",
+    Rank.NINE: "nine", Rank.TEN: "ten", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king",
+}  # fmt: skip
+_SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
+
+
+def english_card_name(card: Card) -> str:
+    """The source msgid of a card's name: one whole message per card, so grammar is the translator's."""
+    if card.rank is None or card.suit is None:
+        return "joker"
+    return f"{_RANK_NAMES[card.rank]} of {_SUIT_NAMES[card.suit]}"

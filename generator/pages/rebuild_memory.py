@@ -1,0 +1,87 @@
+"""What ``mkdocs serve`` keeps between rebuilds, so that saving one catalog rebuilds one language.
+
+A rebuild of the preview reads, renders and builds again only what an edit can have
+changed; everything else is taken from the last rebuild. The memory lives in the
+plugin object of the serving process and nowhere else: nothing is cached across runs,
+and every entry is keyed by what it was made from (a file's size, time and inode; the
+text of the rules; the rendered pages), so an entry cannot outlive its inputs.
+
+- a catalog is parsed again only when its file changed, its verdicts judged again only
+  when it or the templates changed;
+- a language's pages are rendered again only when the rules, the templates, its catalog
+  or the status page's counts changed;
+- a language's site is built again only when what its build is made of changed; the others
+  are linked back into place from the last build (MkDocs empties the site folder first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from generator.i18n import po
+from generator.i18n.po import Key, LoadedCatalog
+from generator.i18n.verdicts import Verdict
+
+Stamp = tuple[int, int, int]  # size, modification time, inode
+T = TypeVar("T")
+
+
+def stamp(path: Path) -> Stamp | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+def folder_stamp(folder: Path) -> tuple[tuple[str, Stamp | None], ...]:
+    return tuple((str(p), stamp(p)) for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+def digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class Memory:
+    """One serving process's memory of its last rebuild."""
+
+    catalogs: dict[Path, tuple[Stamp, LoadedCatalog]] = field(default_factory=dict)
+    verdicts: dict[str, tuple[object, dict[Key, Verdict]]] = field(default_factory=dict)
+    renders: dict[str, tuple[str, object]] = field(default_factory=dict)  # code → (fingerprint, result)
+    builds: dict[str, str] = field(default_factory=dict)  # tag → fingerprint of its last build
+    inputs: str = ""  # rules, templates and extraction inputs of the last rebuild
+    environments: dict[Path, Any] = field(default_factory=dict)  # the page templates' Jinja environment
+
+    def load(self, path: Path, root: Path | None = None) -> LoadedCatalog:
+        """:func:`generator.i18n.po.load`, unless the file is the one parsed last time."""
+        key = stamp(path)
+        known = self.catalogs.get(path)
+        if key is not None and known is not None and known[0] == key:
+            return known[1]
+        loaded = po.load(path, root)
+        if key is not None:
+            self.catalogs[path] = (key, loaded)
+        return loaded
+
+    def environment(self, templates: Path, make: Callable[[Path], T]) -> T:
+        """The page templates' environment, kept: it compiles a template again when its file changes."""
+        if templates not in self.environments:
+            self.environments[templates] = make(templates)
+        return self.environments[templates]  # type: ignore[no-any-return]
+
+    def judged(
+        self, code: str, loaded: LoadedCatalog, basis: object, judge: Callable[[], dict[Key, Verdict]]
+    ) -> dict[Key, Verdict]:
+        """A catalog's verdicts, judged again only when the catalog or ``basis`` (the templates) changed."""
+        known = self.verdicts.get(code)
+        key = (stamp(loaded.path), basis)  # not id(): a new catalog may get a freed one's
+        if known is not None and known[0] == key:
+            return known[1]
+        verdicts = judge()
+        self.verdicts[code] = (key, verdicts)
+        return verdicts

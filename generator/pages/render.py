@@ -1,0 +1,385 @@
+"""Render every page template for every language: spec → engine → view model → Markdown.
+
+:class:`Workspace` reads what one run needs, once: the rules, the templates, every
+catalog with the verdict on each of its entries. :meth:`Workspace.render` is the one
+rendering call: per language, its pages or its error, and the messages it missed
+(once each, with the template line that asked). A page that shows some English gets one
+translated notice under its heading (:func:`add_notice`). What a miss or an error means
+is the policy's (:mod:`generator.i18n.policy`): ``check`` reports it, ``render`` and the strict
+build refuse its errors (:func:`generator.pages.render_checked.render_all`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from jinja2 import nodes
+
+from generator.engine.model import Reason, Rules
+from generator.errors import Location, RulesdocError, display_path
+from generator.i18n import po
+from generator.i18n.cldr import Formatter, close_sentence_gaps
+from generator.i18n.po import Key, LoadedCatalog
+from generator.i18n.policy import Policy, read_policy
+from generator.i18n.theme import THEME_CONTEXT
+from generator.i18n.translate import (
+    FALLBACK_OPEN,
+    CatalogStats,
+    Language,
+    Miss,
+    Translator,
+    count,
+    discover_languages,
+    judge_catalog,
+)
+from generator.i18n.verdicts import Verdict
+from generator.io import files
+from generator.io.project import Project as Project  # where the inputs live; the CLI imports it alone
+from generator.pages.rebuild_memory import Memory, folder_stamp
+from generator.pages.view import page_context
+from generator.spec.rules import load_rules
+
+PAGE_SUFFIX = ".md.j2"
+STATUS_PAGE = "translation-status"  # the notice links here when check.yaml names no translate_url
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    lang: str  # the language's code
+    name: str  # "scoring.md"
+    text: str
+
+
+@dataclass(frozen=True)
+class LanguageResult:
+    language: Language
+    pages: tuple[RenderedPage, ...] = ()
+    error: RulesdocError | None = None
+    missed: tuple[Miss, ...] = ()
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """Templates are project input: bounded in size, regular files, UTF-8."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        path = Path(filename)
+        if len(source) > files.MAX_TEMPLATE_BYTES or not path.is_file():
+            files.read_bytes(path, files.MAX_TEMPLATE_BYTES, what="template")  # raises the one-line error
+        return source, filename, uptodate
+
+
+def make_environment(templates: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=_Loader(str(templates)),
+        extensions=["jinja2.ext.i18n"],
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # Markdown out; translations are escaped by the Translator instead
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    return env
+
+
+def page_templates(templates: Path) -> list[str]:
+    """Every page template: ``*.md.j2`` not starting with ``_`` (partials and macros)."""
+    if not templates.is_dir():
+        raise RulesdocError("templates folder not found", Location(display_path(templates)))
+    return sorted(p.name for p in templates.glob(f"*{PAGE_SUFFIX}") if not p.name.startswith("_"))
+
+
+def plural_counts(env: jinja2.Environment, templates: Path) -> dict[str, str]:
+    """For each plural message of the templates, the placeholder that prints the count.
+
+    ``ngettext("%(low)s point ...", "...", f.ace_low, low=num(f.ace_low))``: the count is
+    ``f.ace_low``, so ``low`` prints it (Jinja also passes the count as ``num``). A form
+    used for exactly one number may then spell the count out instead of printing it.
+    """
+    found: dict[str, str] = {}
+    for path in sorted(templates.rglob("*.j2")):
+        try:
+            # Bounded, a regular file (not a symlink to /dev/zero): as the template loader reads it.
+            tree = env.parse(files.read_text(path, files.MAX_TEMPLATE_BYTES, templates.parent))
+        except (jinja2.TemplateSyntaxError, RulesdocError):
+            continue  # rendering reports it
+        for call in tree.find_all(nodes.Call):
+            if not isinstance(call.node, nodes.Name) or call.node.name not in ("ngettext", "npgettext"):
+                continue
+            first = 1 if call.node.name == "npgettext" else 0
+            if len(call.args) < first + 3:
+                continue
+            singular = call.args[first]
+            if not isinstance(singular, nodes.Const):
+                continue
+            counted = call.args[first + 2]
+            names = [kw.key for kw in call.kwargs if kw.value == counted or any(
+                node == counted for node in kw.value.find_all(type(counted))
+            )]  # fmt: skip
+            found[str(singular.value)] = names[0] if len(names) == 1 else "num"
+    return found
+
+
+class LazyCounts(Mapping[str, str]):
+    """:func:`plural_counts`, worked out on first use: a catalog whose plural forms all print
+    their count never needs the templates parsed for it."""
+
+    def __init__(self, env: jinja2.Environment, templates: Path) -> None:
+        self.env, self.templates = env, templates
+        self._found: dict[str, str] | None = None
+
+    def _counts(self) -> dict[str, str]:
+        if self._found is None:
+            self._found = plural_counts(self.env, self.templates)
+        return self._found
+
+    def __getitem__(self, msgid: str) -> str:
+        return self._counts()[msgid]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts())
+
+    def __len__(self) -> int:
+        return len(self._counts())
+
+
+@dataclass
+class Workspace:
+    """Everything one run reads, read once and shared by the build, ``check`` and the CLI."""
+
+    project: Project
+    rules: Rules
+    languages: list[Language]  # the source language first, then every catalog
+    names: tuple[str, ...]
+    env: jinja2.Environment
+    template: LoadedCatalog | None  # messages.pot, if there is one
+    count_names: Mapping[str, str]
+    policy: Policy = field(default_factory=Policy)  # locales/check.yaml, read once
+    verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
+    counted: dict[str, CatalogStats] = field(default_factory=dict)
+
+    @classmethod
+    def load(
+        cls, project: Project, required: Sequence[str] | None = None, memory: Memory | None = None
+    ) -> Workspace:
+        """``required``: the catalogs that must load (default: all); see :func:`discover_languages`.
+        ``memory``: the preview's, to read again only what changed since its last rebuild."""
+        read = memory.load if memory is not None else po.load
+        languages = discover_languages(project.locales, project.root, required, read)
+        env = (
+            memory.environment(project.templates, make_environment)
+            if memory
+            else make_environment(project.templates)
+        )
+        names = tuple(page_templates(project.templates))
+        count_names = LazyCounts(env, project.templates)
+        template = read(project.pot, project.root) if project.pot.is_file() else None
+        workspace = cls(
+            project,
+            load_rules(project.rules, project.root),
+            languages,
+            names,
+            env,
+            template,
+            count_names,
+            read_policy(project.locales, root=project.root),
+        )
+        basis = folder_stamp(project.templates) if memory is not None else None
+        for language in languages:
+            catalog = language.catalog
+            if catalog is None:
+                continue
+            judge = functools.partial(judge_catalog, catalog, count_names)
+            if memory is not None:
+                workspace.verdicts[language.code] = memory.judged(language.code, catalog, basis, judge)
+            else:
+                workspace.verdicts[language.code] = judge()
+        return workspace
+
+    @functools.cached_property
+    def template_keys(self) -> list[Key]:
+        if self.template is not None:
+            return [po.key_of(m) for m in self.template.messages()]
+        return []
+
+    def stats(self, language: Language) -> CatalogStats:
+        """The one count of a language's messages (its verdicts are made once: so is the count)."""
+        known = self.counted.get(language.code)
+        if known is None:
+            keys = self.template_keys
+            if not keys and language.catalog is not None:
+                keys = [po.key_of(m) for m in language.catalog.messages()]
+            known = self.counted[language.code] = count(language, keys, self.verdicts.get(language.code, {}))
+        return known
+
+    @property
+    def status(self) -> tuple[CatalogStats, ...]:
+        """Every language's count, for the translation-status page."""
+        return tuple(self.stats(language) for language in self.languages)
+
+    def help_url(self, language: Language) -> str | None:
+        """Where the notice of a partly English page sends readers who can help translate."""
+        url = self.policy.help_url(language.code)
+        if url is None and STATUS_PAGE + PAGE_SUFFIX in self.names:
+            return STATUS_PAGE + ".md"  # MkDocs resolves it per page
+        return url
+
+    def render(self, languages: Iterable[Language]) -> dict[str, LanguageResult]:
+        """Each language's pages, or its error: one language that fails hides no other."""
+        status = self.status
+        return {language.code: self._render_one(language, status) for language in languages}
+
+    def _render_one(self, language: Language, status: tuple[CatalogStats, ...]) -> LanguageResult:
+        translate = Translator(language, self.verdicts.get(language.code))
+        self.env.install_gettext_callables(  # type: ignore[attr-defined]
+            translate.gettext,
+            translate.ngettext,
+            newstyle=True,
+            pgettext=translate.pgettext,
+            npgettext=translate.npgettext,
+        )
+        fmt = Formatter(language.locale, isolate=language.direction == "rtl")
+        pages = []
+        try:
+            context = page_context(self.rules, translate, fmt, status)
+            for name in self.names:
+                try:
+                    text = self.env.get_template(name).render(
+                        page=context, f=context.facts, num=fmt.number, R=Reason
+                    )
+                except RulesdocError:
+                    raise
+                except Exception as error:  # anything a template does wrong is bad input, not a crash
+                    raise template_error(error, self.project.templates, name) from None
+                # One line per sentence in the template; no space between them in Japanese.
+                text = close_sentence_gaps(text, language.locale)
+                # Any English on the page (the view model translated some texts before the page):
+                # a catalog's text is escaped, so only a fallback can carry this tag.
+                if FALLBACK_OPEN in text:
+                    text = add_notice(text, translate, self.help_url(language))
+                pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
+        except RulesdocError as error:
+            return LanguageResult(language, (), error, tuple(translate.missed.values()))
+        return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
+
+
+NOTICE = "rulesdoc.untranslated"  # theme messages (generator/i18n/theme.py EXTRA)
+HELP_TRANSLATE = "rulesdoc.help_translate"
+_FIRST_HEADING = re.compile(r"^# .*\n", re.M)
+
+
+def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
+    """The page with one notice under its first heading: part of it shows in English.
+
+    A paragraph in Material's admonition classes and the ``note`` role (attr_list), linking
+    to where translators help: ``translate_url`` of check.yaml, else the translation status
+    page when the project has one. Its texts are theme messages, themselves marked as English
+    where the catalog lacks them.
+    """
+    from generator.i18n.theme import EXTRA
+
+    said = translate.pgettext(THEME_CONTEXT, EXTRA[NOTICE][0])
+    link = ""
+    if help_url is not None:
+        link = f" [{translate.pgettext(THEME_CONTEXT, EXTRA[HELP_TRANSLATE][0])}]({help_url})"
+    notice = f'{said}{link}\n{{: .admonition .info .rd-untranslated-notice role="note" }}\n\n'
+    heading = _FIRST_HEADING.search(text)
+    at = heading.end() if heading is not None else 0
+    return text[:at] + ("\n" if heading is not None else "") + notice + text[at:].lstrip("\n")
+
+
+# ---------------------------------------------------------------- template errors, as one line
+
+
+def _template_frame(error: BaseException, templates: Path) -> Location | None:
+    """The innermost template line of a traceback (Jinja rewrites its frames to template lines)."""
+    root = templates.resolve()
+    found = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        path = Path(frame.filename)
+        if path.suffix == ".j2" and path.resolve().is_relative_to(root):
+            found = Location(display_path(path), frame.lineno)
+    return found
+
+
+def template_error(error: Exception, templates: Path, name: str) -> RulesdocError:
+    """Any failure of a template, as one line naming the template file and line."""
+    if isinstance(error, jinja2.TemplateSyntaxError):
+        path = display_path(templates / (error.name or name))
+        return RulesdocError(f"template syntax error: {error.message}", Location(path, error.lineno))
+    where = _template_frame(error, templates)
+    if isinstance(error, jinja2.TemplateNotFound):
+        missing = templates / error.name if error.name else None
+        if where is None and missing is not None and missing.is_dir():
+            return RulesdocError("is a directory, not a template file", Location(display_path(missing)))
+        return RulesdocError(
+            f"template {error.name!r} not found in {display_path(templates)}",
+            where or Location(display_path(templates / name)),
+        )
+    if isinstance(error, UnicodeDecodeError):  # the loader read a file: which one?
+        candidates = (p for p in sorted(templates.rglob("*")) if p.is_file())
+        culprit = next((p for p in candidates if p.read_bytes() == error.object), None)
+        if culprit is not None:
+            line = error.object[: error.start].count(b"\n") + 1
+            return RulesdocError(
+                f"template is not UTF-8 text ({error.reason}: byte 0x{error.object[error.start]:02x})",
+                Location(display_path(culprit), line),
+            )
+    if isinstance(error, OSError) and where is None:
+        return RulesdocError(
+            f"cannot read template: {error.strerror}", Location(display_path(templates / name))
+        )
+    what = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
+    return RulesdocError(f"template error: {what}", where or Location(display_path(templates / name)))
+
+
+# ---------------------------------------------------------------- writing pages
+
+
+def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
+    """Replace ``out`` with ``out/<lang>/<page>.md``, all or nothing.
+
+    The new pages are written to a folder beside ``out``, which then takes its place
+    in one step: a kill leaves the old output or the new one, never a mix. ``out`` is
+    rulesdoc's own: a folder holding anything but rendered pages is refused.
+    """
+    foreign = _foreign_file(out)
+    if foreign is not None:
+        where = Location(display_path(foreign))
+        raise RulesdocError(
+            "the output folder holds files rulesdoc did not write; choose another --out", where
+        )
+    try:
+        with files.replacing(
+            out, f"rulesdoc: waiting for another run writing {display_path(out)}"
+        ) as staging:
+            for page in pages:
+                staged = staging / page.lang / page.name
+                staged.parent.mkdir(parents=True, exist_ok=True)
+                staged.write_text(page.text, encoding="utf-8", newline="\n")
+            (staging / MARKER).write_text("rendered by rulesdoc: this folder is replaced whole\n")
+    except OSError as error:
+        where = Location(display_path(error.filename or out))
+        raise RulesdocError(f"cannot write the output: {error.strerror}", where) from None
+    return [out / page.lang / page.name for page in pages]
+
+
+MARKER = ".rulesdoc-pages"
+
+
+def _foreign_file(out: Path) -> Path | None:
+    """A file in ``out`` that a render would destroy but did not write, if any."""
+    if not out.exists() or (out / MARKER).is_file():
+        return None
+    if not out.is_dir():
+        return out
+    return next((p for p in sorted(out.rglob("*")) if p.is_file() and p.suffix != ".md"), None)

@@ -1,0 +1,365 @@
+"""The language builds, and what they share within one run (nothing outlives it).
+
+Every language is a MkDocs build of its own (its own search index, 404 page and theme
+strings), run in worker processes forked from the main build, one per core. They share:
+
+- **the theme's compiled templates**: one Jinja environment (each language's theme strings
+  a partial of its own name in it), compiled by a helper process (:mod:`generator.site.helper`);
+- **the validated configuration**: copied for each build, not read again;
+- **the theme's files and the docs folder's static files**: copied once, at the site root;
+  a language's pages point there with relative URLs (``../assets/...``) that work from
+  disk and under any base path.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import multiprocessing
+import multiprocessing.pool
+import os
+import traceback
+from collections.abc import Collection
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort
+from mkdocs.plugins import PluginCollection
+from mkdocs.theme import Theme
+from mkdocs.utils import templates
+
+from generator.errors import RulesdocError, display_path
+from generator.pages.rebuild_memory import Memory, digest
+from generator.site import helper as aside
+from generator.site import preview, rootfiles
+from generator.site.languages import Judged, LanguageSite, Rendering, realize
+
+# Our templates, placed before Material's: a safe <title>, the translated 404 and footer.
+OVERRIDES = Path(__file__).parent / "theme_templates"
+
+
+@dataclass(frozen=True)
+class LanguageBuild:
+    """The language build in progress, and what the main build prepared for it."""
+
+    code: str
+    rendering: Rendering
+    config_file: str
+    site_dir: Path  # the main build's (staging) site folder
+    site_url: str | None
+    strict: bool
+    use_directory_urls: bool
+
+
+_current: ContextVar[LanguageBuild | None] = ContextVar("rulesdoc_language_build", default=None)
+
+
+def current() -> LanguageBuild | None:
+    return _current.get()
+
+
+@dataclass
+class _Shared:
+    """What the language builds of this run share: reset by every main build."""
+
+    env: jinja2.Environment | None = None
+    partials: dict[str, str] = field(default_factory=dict)
+
+
+_shared = _Shared()
+
+
+# ---------------------------------------------------------------- the main build
+
+
+def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = False) -> None:
+    """A new run: our theme overrides go before the theme's own templates; nothing is shared yet.
+
+    ``keep`` (a preview's rebuild, in the same process): the compiled theme stays; it reloads
+    what changed (its environment checks its templates' sources), and the languages' theme
+    strings are replaced in place, where its loader reads them.
+    """
+    global _validated
+    _validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
+    _insert_overrides(config)
+    partials = rendering.partials()
+    if not keep or _shared.env is None:
+        _shared.env = None
+        rootfiles.forget()
+    else:
+        # The theme's file list and compiled templates carry over, and languages whose strings
+        # changed have their partial compiled again.
+        changed = {name for name, text in partials.items() if _shared.partials.get(name) != text}
+        cache = _shared.env.cache
+        for key in list(cache.keys()) if cache is not None else ():
+            if key[1] in changed and cache is not None:
+                del cache[key]
+    _shared.partials.clear()
+    _shared.partials.update(partials)
+    config.theme = _SharedTheme.wrap(config.theme)  # it hands out the shared environment
+
+
+def start_aside(config: MkDocsConfig, root: Path) -> None:
+    """Hand the helper process (:mod:`generator.site.helper`) the theme to compile and the project to
+    extract, while the main build reads the catalogs. With one core, the main build does both."""
+    _insert_overrides(config)
+    if workers() > 1:
+        aside.start(config.theme, environment, root)
+
+
+def _insert_overrides(config: MkDocsConfig) -> None:
+    overrides = str(OVERRIDES)
+    if overrides not in config.theme.dirs:
+        config.theme.dirs.insert(1 if config.theme.custom_dir else 0, overrides)
+
+
+class _SharedEnvironment(jinja2.Environment):
+    """The main build's theme environment, shared by the language builds of the run (and by the
+    rebuilds of a preview)."""
+
+    theme_dirs: list[str]
+
+    def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
+        """MkDocs lists the theme's files to copy them to the site. The language builds copy none
+        (the main build put them at the site root); a preview's rebuild copies the first build's."""
+        if current() is not None:
+            return []
+        return rootfiles.listing(self.theme_dirs, filter_func)
+
+
+def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
+    """The run's environment (made from the theme's on first use): compiled templates shared."""
+    if _shared.env is None:
+        _shared.env = environment(theme_env, dirs)
+        _shared.env.bytecode_cache = aside.Compiled(aside.compiled())
+    return _shared.env
+
+
+def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnvironment:
+    """An environment of the run's kind, made from the theme's (also in the helper process:
+    compiled code is the same only from environments alike)."""
+    shared = _SharedEnvironment(
+        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), theme_env.loader]),  # type: ignore[list-item]
+        auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
+        extensions=list(theme_env.extensions),
+    )
+    shared.filters.update(theme_env.filters)
+    shared.globals.update(theme_env.globals)
+    shared.filters["url"] = _url
+    shared.theme_dirs = list(dirs)
+    return shared
+
+
+@jinja2.pass_context
+def _url(context: jinja2.runtime.Context, value: str) -> str:
+    """MkDocs' ``url`` filter; in a language build, theme files are the site root's."""
+    if current() is not None and rootfiles.has(value):
+        value = "../" + value
+    return templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
+
+
+# ---------------------------------------------------------------- the language builds
+
+
+class _SharedTheme(Theme):
+    """The theme as every build of the run sees it: one environment, shared."""
+
+    @classmethod
+    def wrap(cls, original: Theme) -> _SharedTheme:
+        shared = cls.__new__(cls)
+        shared.__dict__.update(original.__dict__)
+        return shared
+
+    def get_env(self) -> jinja2.Environment:
+        return _shared.env if _shared.env is not None else shared_environment(super().get_env(), self.dirs)
+
+
+def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
+    _insert_overrides(config)
+    config.theme = _SharedTheme.wrap(config.theme)
+
+
+@dataclass
+class _Started:
+    """Language builds running in worker processes while the main build goes on."""
+
+    pool: multiprocessing.pool.Pool
+    codes: list[str]
+    done: multiprocessing.pool.AsyncResult[list[tuple[Judged | None, str | None]]]
+
+
+_started: _Started | None = None
+
+
+def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
+    """Fork the language builds now, while the main build goes on with the source language's.
+
+    Called once the main build has written its first page: the theme's templates are compiled
+    by then, and the workers inherit them. With one core (or one language) the languages are
+    built one after another at the end instead (:func:`build_languages`).
+    """
+    global _started, _pending
+    codes = list(rendering.sites)[1:]
+    processes = min(len(codes), workers())
+    if processes <= 1 or _started is not None:
+        return
+    _pending = (rendering, config, False)
+    # The workers inherit this process's objects: keep the collector from touching (and so
+    # copying) them in every worker. The pool forks its workers as it is made.
+    gc.freeze()
+    try:
+        pool = multiprocessing.get_context("fork").Pool(processes)
+    finally:
+        gc.unfreeze()
+        _pending = None
+    _started = _Started(pool, codes, pool.map_async(_build_one, codes, chunksize=1))
+
+
+def stop_languages() -> None:
+    """The main build failed: stop the language builds (their folders go with the staging one)."""
+    global _started
+    if _started is not None:
+        _started.pool.terminate()
+        _started.pool.join()
+        _started = None
+
+
+def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory | None = None) -> None:
+    """Build every language but the source into ``<site>/<tag>/`` (or wait for the builds
+    :func:`start_languages` started); a deferred rendering's languages are rendered and judged
+    by their builds (``rendering.judged``: the caller settles them). Raise the first build that
+    failed.
+
+    ``memory`` (a preview's): a language whose build would be the same as last time is not
+    built again; its last build is linked back into the site folder MkDocs emptied.
+    """
+    global _pending, _started
+    sites = list(rendering.sites.values())[1:]
+    fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites} if memory else {}
+    codes = [
+        site.language.code
+        for site in sites
+        if memory is None
+        or memory.builds.get(site.language.tag) != fingerprints[site.language.code]
+        or not (Path(config.site_dir) / preview.BUILDS / site.language.tag).is_dir()
+    ]
+    if _started is not None:
+        started, _started = _started, None
+        with started.pool:
+            done = started.done.get()
+        codes = started.codes
+    else:
+        _pending = (rendering, config, memory is not None)
+        try:
+            done = [_build_one(code) for code in codes]
+        finally:
+            _pending = None
+    for code, (judged, _) in zip(codes, done, strict=True):
+        if judged is not None:
+            rendering.judged[code] = judged
+    found = [problem for _, problem in done if problem]
+    if found:
+        if memory is not None:
+            memory.builds.clear()
+        raise RulesdocError("; ".join(found))
+    if memory is not None:
+        for code in codes:
+            memory.builds[rendering.sites[code].language.tag] = fingerprints[code]
+        preview.restore(Path(config.site_dir), [site.language.tag for site in sites])
+
+
+def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
+    """What a language's build is made of: its pages, names, theme strings and the switcher."""
+    switcher = [(other.tag, other.name) for other in rendering.offered]
+    return digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
+
+
+_pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked workers
+
+
+def workers() -> int:
+    """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling).
+    The workers inherit what the main build made: where processes cannot be forked (Windows),
+    one process builds everything."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    setting = os.environ.get("RULESDOC_WORKERS", "")
+    return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
+
+
+_validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of this run read it
+
+
+def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -> MkDocsConfig:
+    """A language build's configuration. Reading and validating mkdocs.yml (two YAML files, the
+    plugins, the theme) took a fifth of a language build's time: a process does it once a run,
+    and each language build gets a copy of its own, as load_config would have made it."""
+    global _validated
+    if _validated is None or _validated.hooks:
+        _validated = load_config(
+            job.config_file,
+            site_dir=str(site_dir),
+            site_url=site_url,
+            strict=job.strict,
+            use_directory_urls=job.use_directory_urls,
+        )
+        if _validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
+            return _validated
+    # As load_config does, the plugins that keep state across builds (on_startup, on_shutdown:
+    # ours) are the same objects in every build; the others are new. Their collection is made
+    # anew, as it registers each plugin's events when the plugin is added.
+    plugins = PluginCollection()
+    for name, plugin in _validated.plugins.items():
+        kept = hasattr(plugin, "on_startup") or hasattr(plugin, "on_shutdown")
+        plugins[name] = plugin if kept else copy.deepcopy(plugin)
+    config = copy.deepcopy(_validated, {id(_validated.plugins): plugins})
+    config.site_dir = str(site_dir)
+    config.site_url = site_url
+    return config
+
+
+def _build_one(code: str) -> tuple[Judged | None, str | None]:
+    """One language's build (rendered and judged first if deferred): its verdict, and what went
+    wrong with the build, as a line, or None."""
+    assert _pending is not None
+    rendering, main, aside = _pending
+    site = rendering.sites[code]
+    judged = None
+    if rendering.deferred is not None:
+        judged = realize(rendering, code)
+        if judged.failure is not None or (rendering.deferred.strict and judged.report.errors):
+            return judged, None  # the run will be refused: nothing of this language to build
+    # A preview builds beside the site folder's languages, to link them back after MkDocs empties it.
+    base = Path(main.site_dir) / preview.BUILDS if aside else Path(main.site_dir)
+    job = LanguageBuild(
+        code=code,
+        rendering=rendering,
+        config_file=main.config_file_path,
+        site_dir=Path(main.site_dir),
+        site_url=main.site_url,
+        strict=bool(main.strict),
+        use_directory_urls=bool(main.use_directory_urls),
+    )
+    token = _current.set(job)
+    try:
+        site_url = job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None
+        build(_language_config(job, base / site.language.tag, site_url))
+        return judged, None
+    except (Abort, RulesdocError) as error:
+        return judged, f"{site.language.tag}: {error}"
+    except OSError as error:  # EFBIG, ENOSPC, EACCES where MkDocs writes the pages: its one line
+        written = error.filename2 or error.filename  # a copy names its source first
+        where = display_path(written) if written else "the site"
+        return judged, f"{site.language.tag}: {where}: cannot write: {error.strerror or error}"
+    except Exception as error:  # a worker must report, never die silently
+        return judged, (
+            f"{site.language.tag}: {type(error).__name__}: {error} ({traceback.format_exc(limit=-1).strip()})"
+        )
+    finally:
+        _current.reset(token)

@@ -1,0 +1,125 @@
+"""Work the main build hands to a helper process, to be done while it reads the catalogs.
+
+Before any language can be built, the main build reads, judges and counts every catalog,
+renders and checks the source language, and compiles the theme. Two of these need nothing
+the others make: the theme's templates (compiled through Jinja's bytecode-cache interface,
+the code kept in memory) and the extraction of the sources that the stale check compares
+with messages.pot. A helper process forked at the start does both, and the main build takes
+the results when it needs them. Nothing outlives the run; the helper is a speed-up only: if
+it fails, the main build does the work itself, with the same result and the same errors.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.pool
+from collections.abc import Callable
+from pathlib import Path
+
+import jinja2
+import jinja2.meta
+from babel.messages.catalog import Catalog
+from jinja2.bccache import Bucket
+from mkdocs.theme import Theme
+
+from generator.errors import RulesdocError
+from generator.i18n import catalogs
+
+Environment = Callable[[jinja2.Environment, list[str]], jinja2.Environment]
+
+
+class Compiled(jinja2.BytecodeCache):
+    """Compiled templates in memory, by Jinja's key (the template's name and file), each checked
+    against its source's checksum when used."""
+
+    def __init__(self, code: dict[str, bytes] | None = None) -> None:
+        self.code = code if code is not None else {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+class _Helper:
+    """The helper process and what was asked of it."""
+
+    def __init__(self, pool: multiprocessing.pool.Pool, root: Path) -> None:
+        self.pool = pool
+        self.root = root
+        self.extraction: multiprocessing.pool.AsyncResult[Catalog] = pool.apply_async(
+            catalogs.extract, (root,)
+        )
+        self.theme: multiprocessing.pool.AsyncResult[dict[str, bytes]] = pool.apply_async(_compile_theme)
+
+
+_helper: _Helper | None = None
+_job: tuple[Theme, Environment] | None = None  # what the forked helper compiles
+
+
+def start(theme: Theme, make_environment: Environment, root: Path) -> None:
+    """Fork the helper: it extracts the project at ``root``, then compiles ``theme``."""
+    global _helper, _job
+    stop()
+    _job = (theme, make_environment)
+    try:
+        _helper = _Helper(multiprocessing.get_context("fork").Pool(1), root)  # forks now: it sees _job
+    finally:
+        _job = None
+
+
+def extracted(root: Path) -> Catalog:
+    """The extraction of the project at ``root``: the helper's, or made here if it has none."""
+    if _helper is not None and _helper.root == root:
+        try:
+            return _helper.extraction.get(timeout=600)
+        except RulesdocError:
+            raise  # bad input: the one-line error the extraction here would give
+        except Exception:  # noqa: BLE001  # the helper failed: a speed-up only
+            pass
+    return catalogs.extract(root)
+
+
+def compiled() -> dict[str, bytes]:
+    """The helper's compiled theme, or none (then the main build compiles what it uses); the
+    helper's work is done."""
+    try:
+        return _helper.theme.get(timeout=600) if _helper is not None else {}
+    except Exception:  # noqa: BLE001  # the helper failed: a speed-up only
+        return {}
+    finally:
+        stop()
+
+
+def stop() -> None:
+    global _helper
+    if _helper is not None:
+        _helper.pool.terminate()
+        _helper = None
+
+
+def _compile_theme() -> dict[str, bytes]:
+    """In the helper: every template a page, the 404 page or the sitemap extends, includes or
+    imports by a name written in it, compiled (a name made at render time is compiled on use)."""
+    assert _job is not None
+    theme, make_environment = _job
+    env = make_environment(Theme.get_env(theme), theme.dirs)
+    compiled = Compiled()
+    names, seen = ["main.html", *theme.static_templates], set()
+    while names:
+        name = names.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+        except jinja2.TemplateNotFound:
+            continue
+        tree = env.parse(source, name, filename)
+        names.extend(found for found in jinja2.meta.find_referenced_templates(tree) if found)
+        bucket = compiled.get_bucket(env, name, filename, source)
+        bucket.code = env.compile(tree, name, filename)
+        compiled.set_bucket(bucket)
+    return compiled.code

@@ -1,0 +1,233 @@
+"""Every language's site, as the site build prepares it: read, rendered, judged, settled.
+
+The main build reads the workspace once (rules, templates, catalogs) and decides what every
+language build needs: its theme strings, site name and search settings. Under ``mkdocs
+build`` each language is then rendered and judged by its own build, in a worker process
+(:func:`realize`), and the main build settles them all at its end (:meth:`Rendering.settle`):
+the strict build refuses exactly what ``rulesdoc check`` calls an error, in its words and its
+order, and nothing is published. The preview (``mkdocs serve``) renders and judges every
+language up front, again only those an edit changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from generator import lint
+from generator.errors import Refusal, RulesdocError
+from generator.i18n import theme
+from generator.i18n.theme import THEME_CONTEXT
+from generator.i18n.translate import Language, Translator, judge_catalog
+from generator.i18n.verdicts import Status
+from generator.io import files
+from generator.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
+from generator.pages.render import LanguageResult, Project, Workspace
+from generator.site import helper as aside
+
+SITE_NAME = "Rami help"  # a message of templates/index.md.j2
+
+
+@dataclass
+class LanguageSite:
+    """What one language's build needs, decided by the main build (its pages: see :func:`realize`)."""
+
+    language: Language
+    site_name: Markup
+    strings: theme.ThemeStrings
+    search: theme.SearchSettings
+    pages: tuple[tuple[str, str], ...] = ()  # (name, Markdown)
+    site_name_english: bool = False  # untranslated: the theme's chrome marks it lang="en"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A language's pages judged: what ``check`` reports of it, and why it cannot be published."""
+
+    report: lint.Report
+    failure: RulesdocError | None = None
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """What rendering and judging one more language needs: made by the main build, inherited by
+    the language builds (forked workers), where each language is rendered and judged in parallel."""
+
+    workspace: Workspace
+    shared: lint.Shared
+    strict: bool  # a language with errors is not built: the run will be refused
+
+
+@dataclass
+class Rendering:
+    """Every language's site, prepared by the main build before anything is written."""
+
+    sites: dict[str, LanguageSite]  # by language code, the source language first
+    order: list[str]  # the codes in the order `check` reports them
+    judged: dict[str, Judged] = field(default_factory=dict)  # by code, as each language is judged
+    deferred: Deferred | None = None  # `mkdocs build`: the other languages are judged by their builds
+    warnings: list[str] = field(default_factory=list)  # check's errors, when not strict; the gaps
+    hidden: frozenset[str] = frozenset()  # below their check.yaml threshold: not in the switcher
+
+    @property
+    def offered(self) -> list[Language]:
+        """The languages the switcher and the hreflang links offer."""
+        return [site.language for site in self.sites.values() if site.language.code not in self.hidden]
+
+    @property
+    def languages(self) -> list[Language]:
+        return [site.language for site in self.sites.values()]
+
+    def partials(self) -> dict[str, str]:
+        return {partial_name(s.language): s.strings.partial() for s in self.sites.values()}
+
+    def report(self) -> lint.Report:
+        """The checks' report of every published language, in ``check``'s order."""
+        judged = [self.judged[code] for code in self.order if code in self.judged]
+        return lint.Report(
+            tuple(f for j in judged for f in j.report.findings),
+            tuple(s for j in judged for s in j.report.summaries),
+        )
+
+    def settle(self, strict: bool) -> list[str]:
+        """Refuse, when strict, every error ``check`` reports; raise the first language that cannot
+        be published; return the warnings to show: the errors (a preview's), then the gaps."""
+        report = self.report()
+        if strict and report.errors:
+            raise Refusal(
+                f"{report.errors} error(s), as `rulesdoc check` reports them (the strict build refuses "
+                "them):",
+                report.error_lines(),
+            )
+        for code in self.sites:  # the first language, in the switcher's order, that cannot be published
+            failure = self.judged[code].failure if code in self.judged else None
+            if failure is not None:
+                raise failure
+        return report.error_lines() + report.gap_lines()
+
+
+def partial_name(language: Language) -> str:
+    return f"partials/languages/{theme_language(language)}.html"
+
+
+def theme_language(language: Language) -> str:
+    """Our name for the language's theme strings partial (Material reads theme.language)."""
+    return f"rulesdoc-{language.tag}"
+
+
+def prepare(
+    project: Project, codes: list[str], strict: bool, memory: Memory | None = None, defer: bool = False
+) -> Rendering:
+    """Read every language; render and judge them; raise the one-line error for unreadable input,
+    and, when strict, every error ``check`` would report (:meth:`Rendering.settle`).
+
+    ``memory`` (the preview's): render and judge again only the languages an edit changed.
+    ``defer`` (``mkdocs build``): render and judge only the source language here; every other
+    language is rendered and judged by its own build (:func:`realize`), in parallel, and the main
+    build settles them all at its end (:meth:`Rendering.settle`), before anything is published.
+    """
+    from generator.i18n.translate import SOURCE, select_languages
+
+    workspace = Workspace.load(project, memory=memory)
+    published = select_languages(workspace.languages, codes)
+    if SOURCE not in published:
+        published.insert(0, SOURCE)
+    policy = workspace.policy.publishing([language.code for language in published])
+    sites = {language.code: _language_site(workspace, language) for language in published}
+    counts = {language.code: workspace.stats(language) for language in published if not language.is_source}
+    hidden = frozenset(
+        code for code, stats in counts.items() if not policy.offers(code, stats.in_language, stats.total)
+    )
+    # `check` reports languages in the workspace's order: so does the build.
+    order = [language.code for language in workspace.languages if language.code in sites]
+    if defer and memory is None:
+        deferred = Deferred(workspace, lint.share(workspace, policy, extract=aside.extracted), strict)
+        rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
+        realize(rendering, SOURCE.code)  # its checks also index every language's texts, for all
+        return rendering
+    results, changed, fresh = _render(workspace, published, memory)
+    rendering = Rendering(sites, order, hidden=hidden)
+    judged = {s.code: lint.run([s]) for s in lint.gather(workspace, policy, changed, None, results, fresh)}
+    for code, result in results.items():
+        sites[code].pages = tuple((page.name, page.text) for page in result.pages)
+        rendering.judged[code] = Judged(judged.get(code, lint.Report((), ())), result.error)
+    rendering.warnings = rendering.settle(strict)
+    return rendering
+
+
+def realize(rendering: Rendering, code: str) -> Judged:
+    """Render and judge one language of a deferred rendering (in its build's process)."""
+    assert rendering.deferred is not None
+    workspace, shared = rendering.deferred.workspace, rendering.deferred.shared
+    site = rendering.sites[code]
+    try:
+        result = workspace.render([site.language])[code]
+        site.pages = tuple((page.name, page.text) for page in result.pages)
+        judged = Judged(lint.run([lint.subject(shared, site.language, result)]), result.error)
+    except RulesdocError as error:  # an input of its checks (its glossary) cannot be read
+        judged = Judged(lint.Report((), ()), error)
+    rendering.judged[code] = judged
+    return judged
+
+
+def _render(
+    workspace: Workspace, languages: list[Language], memory: Memory | None
+) -> tuple[dict[str, LanguageResult], list[str], bool]:
+    """Every language's pages; with the preview's memory, a language whose inputs did not change
+    keeps its last pages. Returns them, the codes rendered now, and whether the sources changed."""
+    codes = [language.code for language in languages]
+    if memory is None:
+        return workspace.render(languages), codes, True
+    project = workspace.project
+    # The checks' own inputs too (the glossaries, check.yaml): a broken one is an error line in
+    # the preview, not an edit the preview never sees.
+    configuration = (
+        project.pot, project.root / "babel.cfg", project.root / "mkdocs.yml",
+        project.locales / "glossary.yaml", project.locales / "check.yaml",
+    )  # fmt: skip
+    sources = digest(
+        files.read_bytes(project.rules, files.MAX_RULES_BYTES, project.root),
+        folder_stamp(project.templates),
+        *(stamp(path) for path in configuration),
+    )
+    status = workspace.status
+    results: dict[str, LanguageResult] = {}
+    changed = []
+    for language in languages:
+        catalog = stamp(language.catalog.path) if language.catalog is not None else None
+        glossary = stamp(project.locales / language.code / "glossary.yaml")
+        fingerprint = digest(sources, catalog, glossary, status)
+        known = memory.renders.get(language.code)
+        if known is not None and known[0] == fingerprint:
+            results[language.code] = known[1]  # type: ignore[assignment]
+            continue
+        results.update(workspace.render([language]))
+        memory.renders[language.code] = (fingerprint, results[language.code])
+        changed.append(language.code)
+    fresh, memory.inputs = sources != memory.inputs, sources
+    return results, changed, fresh
+
+
+def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
+    verdicts = workspace.verdicts.get(language.code)
+    if verdicts is None:
+        verdicts = judge_catalog(language.catalog, {}) if language.catalog is not None else {}
+    translate = Translator(language, verdicts, mark_fallbacks=False)
+    translated: dict[str, str | None] = {}
+    for message in theme.messages():
+        key = (message.english, THEME_CONTEXT)
+        translated[message.english] = translate.table[key][0] if key in translate.table else None
+        verdict = verdicts.get(key)
+        if verdict is not None and verdict.status is Status.UNREVIEWED and language.catalog is not None:
+            entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
+            translated[message.english] = str(entry.string) if entry is not None else None
+    strings = theme.theme_strings(language.tag, language.direction, translated)
+    name = translate.plain(SITE_NAME)
+    return LanguageSite(
+        language=language,
+        site_name=Markup(escape(name)),
+        strings=strings,
+        search=theme.search_settings(language.locale, language.tag),
+        site_name_english=not language.is_source and (SITE_NAME, None) not in translate.table,
+    )

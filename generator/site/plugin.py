@@ -1,0 +1,446 @@
+"""The MkDocs glue: one MkDocs build per language, orchestrated from the main build.
+
+``mkdocs build`` on the repository's ``mkdocs.yml`` builds the source language at the
+site root; beside it (worker processes started after its first page) this plugin builds
+every other language into ``<site>/<tag>/`` from the same ``mkdocs.yml``. Each language
+so has its own search index (with its own lunr pipeline), 404 page, ``<html lang dir>``,
+theme strings and site name.
+
+The main build reads the workspace once (rules, templates, catalogs), and every
+language is rendered and judged by its own build (:mod:`generator.site.languages`); the
+main build applies the one policy (:mod:`generator.lint`) to them all before the site
+is published: the strict build refuses exactly what ``rulesdoc check`` calls an error,
+in the same words; a preview (``make serve``) logs them as warnings, shows English
+(marked ``lang="en"``) for a refused message, and keeps the last good pages when an input
+cannot be read at all. Missing and fuzzy translations are warnings in every mode.
+
+Costs that repeat per language are paid once per run (:mod:`generator.site.build`):
+the theme's compiled templates, its file list and its assets (and the docs folder's),
+shared by every language build; languages are built in parallel processes.
+
+A build is whole or nothing: it writes into a folder beside the site and swaps it in
+at the end, unless it was refused (by our policy or by MkDocs' strict mode); a second
+build of the same site waits for the first (a lock).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import posixpath
+import re
+import urllib.parse
+from pathlib import Path
+from typing import Any, Literal
+
+import jinja2
+from markupsafe import Markup
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort, PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
+from mkdocs.utils.templates import TemplateContext
+
+from generator.errors import RulesdocError, display_path
+from generator.i18n import theme
+from generator.i18n.translate import Language
+from generator.io import files
+from generator.pages.rebuild_memory import Memory
+from generator.pages.render import Project
+from generator.site import build as sitebuild
+from generator.site import helper as aside
+from generator.site import publishing, rootfiles
+from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
+from generator.spec.schema import publish_schema
+
+# Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
+# error and fail the rebuild, which leaves `mkdocs serve` holding every request until one succeeds.
+preview_log = logging.getLogger("rulesdoc")
+
+
+class RulesdocConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs is untyped here
+    rules = c.Type(str, default="rules.yaml")
+    templates = c.Type(str, default="templates")
+    locales = c.Type(str, default="locales")
+    strict = c.Type(bool, default=True)  # refuse what `check` calls an error, instead of warning
+    languages = c.ListOfItems(c.Type(str), default=[])  # the published languages; default: every catalog
+
+
+class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-call]
+    def __init__(self) -> None:
+        self.serving = False  # under `mkdocs serve`
+        self.strict = True  # refuse what `check` calls an error (not under `mkdocs serve`)
+        self.rendering: Rendering | None = None
+        self.last_good: Rendering | None = None  # what the preview shows while an input is broken
+        self.site: LanguageSite | None = None
+        self.swap: files.FolderSwap | None = None  # the real site folder, while we build beside it
+        self.memory: Memory | None = None  # under `mkdocs serve`: what the last rebuild read and built
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        # Defining on_startup also keeps this plugin object across the rebuilds of `mkdocs serve`,
+        # and with it the last good rendering.
+        self.serving = command == "serve"
+        self.memory = Memory() if self.serving else None
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Watch rules.yaml from here, not from mkdocs.yml's ``watch:``.
+
+        MkDocs validates the ``watch:`` paths on every rebuild: with rules.yaml missing the
+        rebuild aborted and the preview hung. Watched from here (watchdog follows the path
+        through its folder), its removal is a rebuild like any edit: the one-line error, the
+        last good pages served, and its return seen.
+        """
+        with contextlib.suppress(OSError):  # no rules.yaml at the start: the first build said so
+            server.watch(str(self._project(config).rules), recursive=False)
+        return server
+
+    @event_priority(100)  # before the search plugin reads its settings
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        build = sitebuild.current()
+        if build is not None:  # a language build started by the main build
+            self.site = build.rendering.sites[build.code]
+            sitebuild.configure_language(config, build)
+        else:
+            if not self.serving:
+                sitebuild.start_aside(config, self._project(config).root)
+            self.rendering = self._render(config)
+            self.site = next(iter(self.rendering.sites.values()))
+            sitebuild.configure_main(config, self.rendering, keep=self.serving)
+            if not self.serving:
+                try:  # `site` a file, a read-only folder: said now, not after the whole build
+                    self._build_aside(config)
+                except RulesdocError as error:
+                    self._release()
+                    raise PluginError(str(error)) from None
+        _apply_language(config, self.site)
+        return config
+
+    def _render(self, config: MkDocsConfig) -> Rendering:
+        """Every language's site, or the build's one-line error (the site folder is not touched yet).
+
+        Under ``mkdocs serve`` a failed rebuild would hold every request until a build succeeds:
+        there the error is one line in the terminal, and the preview keeps the last good pages.
+        """
+        project = self._project(config)
+        self.strict = strict = self.config.strict and not self.serving
+        try:
+            rendering = prepare(
+                project, list(self.config.languages), strict, self.memory, defer=not self.serving
+            )
+        except RulesdocError as error:
+            if not self.serving or self.last_good is None:
+                raise PluginError(str(error)) from None
+            preview_log.error("%s (the preview shows the last good pages until this is fixed)", error)
+            return self.last_good
+        for warning in rendering.warnings:
+            preview_log.warning("%s", warning)
+        self.last_good = rendering
+        return rendering
+
+    def _project(self, config: MkDocsConfig) -> Project:
+        root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
+        return Project(
+            root / self.config.rules, root / self.config.templates, root / self.config.locales, root
+        )
+
+    def _build_aside(self, config: MkDocsConfig) -> None:
+        """Write the new site beside the old one; :meth:`on_post_build` swaps it in whole."""
+        final = Path(config.site_dir).resolve()
+        self.swap = files.FolderSwap(final)
+        config.site_dir = str(
+            self.swap.start(f"rulesdoc: another build is writing {display_path(final)}; waiting for it")
+        )
+
+    def on_files(self, files_: Files, config: MkDocsConfig) -> Files:
+        assert self.site is not None
+        if sitebuild.current() is None:
+            rootfiles.note(files_)
+        else:
+            rootfiles.share(files_)
+        for name, text in self.site.pages:
+            existing = files_.get_file_from_path(name)
+            if existing is not None:
+                files_.remove(existing)
+            files_.append(File.generated(config, name, content=text))
+        return files_
+
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if sitebuild.current() is None:
+            return html  # the source language's build: the site root is its own
+        return rootfiles.point_at_site_root(html, page.url)
+
+    def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        return sitebuild.shared_environment(env, config.theme.dirs)
+
+    def on_page_context(
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        # The switcher and the hreflang links point at this same page in every language offered
+        # (a language below its check.yaml threshold is built, but not offered: generator/i18n/policy.py).
+        assert self.site is not None
+        rendering = self._rendering()
+        here = self.site.language
+        config.extra["alternate"] = [
+            {"name": language.name, "lang": language.tag, "link": counterpart(here, language, page.url)}
+            for language in rendering.offered
+        ]
+        if sitebuild.current() is not None:  # the reader's palette is the site's, not the language's
+            config.extra["scope"] = publishing.palette_scope(str(context.get("base_url") or "."))
+        return context
+
+    def on_template_context(
+        self, context: TemplateContext, /, *, template_name: str, config: MkDocsConfig
+    ) -> TemplateContext:
+        """A 404 page has the switcher too (to every language's 404 page), and its script knows
+        the languages' folders (:mod:`generator.site.publishing`)."""
+        if template_name != "404.html" or self.site is None:
+            return context
+        rendering = self._rendering()
+        here = self.site.language
+        config.extra["alternate"] = [
+            {"name": language.name, "lang": language.tag, "link": counterpart(here, language, "404.html")}
+            for language in rendering.offered  # as on every page: not those below their threshold
+        ]
+        # Relative URLs, made the site root's by its script wherever the host shows it (MkDocs
+        # makes them absolute from site_url's path, or from "/": wrong under /REPO/).
+        context["base_url"] = "."
+        root_url = self._root_url(config)
+        config.extra["rulesdoc_not_found"] = {
+            "folders": [language.tag for language in rendering.languages if not language.is_source],
+            "here": "" if here.is_source else here.tag,
+            "root": urllib.parse.urlsplit(root_url).path if root_url else None,
+        }
+        return context
+
+    def _rendering(self) -> Rendering:
+        build = sitebuild.current()
+        rendering = build.rendering if build is not None else self.rendering
+        assert rendering is not None
+        return rendering
+
+    def _root_url(self, config: MkDocsConfig) -> str | None:
+        """The site root's address (``site_url`` as the main build has it), or None."""
+        build = sitebuild.current()
+        url = build.site_url if build is not None else config.site_url
+        return (url if url.endswith("/") else url + "/") if url else None
+
+    def _hreflang(self, output: str, page_url: str, config: MkDocsConfig) -> str:
+        """The page's hreflang links with the ``x-default``; absolute with ``site_url``."""
+        rendering = self._rendering()
+        root = self._root_url(config)
+        absolute = (
+            {language.tag: root + language_root(language) + page_url for language in rendering.languages}
+            if root
+            else None
+        )
+        return publishing.hreflang_links(output, rendering.languages[0].tag, absolute)
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        if sitebuild.current() is None and self.rendering is not None and not self.serving:
+            # The theme is compiled now: the language builds start, beside the source's.
+            sitebuild.start_languages(config, self.rendering)
+        output = self._hreflang(compact_alternates(output), page.url, config)
+        return self._finish(output)
+
+    def on_post_template(self, output_content: str, /, *, template_name: str, config: MkDocsConfig) -> str:
+        """The theme's own pages (404.html) too: they are no Markdown page."""
+        if not template_name.endswith(".html"):
+            return output_content  # sitemap.xml
+        if template_name == "404.html":
+            output_content = self._hreflang(compact_alternates(output_content), "404.html", config)
+        return self._finish(output_content)
+
+    def _finish(self, output: str) -> str:
+        """What every page of a language needs that Material cannot say: its direction on <html>,
+        and lang="en" on the site name while the language's catalog lacks it."""
+        if self.site is not None and self.site.site_name_english:
+            output = english_site_name(output)
+        if self.site is not None:
+            english = set(self.site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)
+            output = english_attributes(output, [self.site.strings[key] for key in sorted(english)])
+        return html_direction(output, self.site.language.direction if self.site else "ltr")
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if sitebuild.current() is not None:
+            # Material reads a language's sitemap.xml (to keep the reader on the same page when
+            # switching); the gzipped copy is for crawlers, who are given the site root's.
+            (Path(config.site_dir) / "sitemap.xml.gz").unlink(missing_ok=True)
+            return  # only the main build orchestrates
+        if self.rendering is None:
+            return
+        publish_schema(Path(config.site_dir))  # rules.schema.json at the site root, for editors and apps
+        broken = None
+        try:
+            sitebuild.build_languages(config, self.rendering, memory=self.memory)
+        except RulesdocError as error:
+            broken = error
+        try:
+            if self.rendering.deferred is not None:  # every language is judged now: the one policy
+                for warning in self.rendering.settle(self.strict):
+                    preview_log.warning("%s", warning)
+            if broken is not None:
+                raise broken
+        except RulesdocError as error:
+            raise PluginError(str(error)) from None
+        if config.site_url:  # every language's pages in the root sitemap, for crawlers given it
+            publishing.write_sitemap(
+                Path(config.site_dir),
+                config.site_url,
+                # the languages offered: one below its check.yaml threshold is built, not advertised
+                [(language.tag, language_root(language)) for language in self.rendering.offered],
+            )
+        if config.strict and _warnings_counted():
+            return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
+        if self.swap is not None:
+            try:
+                self.swap.finish()
+            except RulesdocError as error:
+                raise PluginError(str(error)) from None  # on_build_error removes the new site
+            config.site_dir = str(self.swap.target)
+            self._release()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if sitebuild.current() is None:
+            aside.stop()
+            sitebuild.stop_languages()
+        if sitebuild.current() is None and self.swap is not None:
+            self._release()  # removes the new site
+        if sitebuild.current() is None and isinstance(error, OSError):
+            # MkDocs' own writes (theme files, pages) on a full disk or past `ulimit -f`: one line,
+            # not its traceback; the old site is untouched (the new one was being built beside it).
+            written = error.filename2 or error.filename
+            where = display_path(written) if written else "the site"
+            logging.getLogger("mkdocs").error("%s: cannot write: %s", where, error.strerror or error)
+            raise Abort("Aborted: the site could not be written; the previous site is unchanged") from None
+
+    def _release(self) -> None:
+        if self.swap is not None:
+            self.swap.close()
+            self.swap = None
+
+
+def _warnings_counted() -> int:
+    """The warnings MkDocs counted in this build: it aborts a strict build with any, after the
+    plugins' post-build step, where the new site would already have replaced the old."""
+    return sum(
+        count
+        for handler in logging.getLogger("mkdocs").handlers
+        if isinstance(handler, CountHandler)
+        for _, count in handler.get_counts()
+    )
+
+
+def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
+    """The theme, search and Markdown settings that make a build speak one language."""
+    config.theme["language"] = theme_language(site.language)
+    config.theme["direction"] = site.language.direction
+    config.site_name = site.site_name
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    if search is not None:
+        search.config["lang"] = [site.search.lang]
+        search.config["separator"] = site.search.separator
+        search.config["pipeline"] = list(site.search.pipeline)
+    toc = config.mdx_configs.setdefault("toc", {})
+    if isinstance(toc, dict):
+        toc["permalink_title"] = Markup(site.strings["rulesdoc.permalink"]).unescape()
+    palette = config.theme.get("palette")
+    if isinstance(palette, list):
+        config.theme["palette"] = [_translated_toggle(option, site) for option in palette]
+
+
+def _translated_toggle(option: object, site: LanguageSite) -> object:
+    """A palette option whose toggle name (mkdocs.yml's English) is the language's theme message.
+
+    Material writes the name unescaped into ``title`` and ``aria-label`` attributes: the theme
+    strings are escaped once for exactly that (Markup, so an autoescaping template would not
+    escape them twice). A name that is no theme message would stay English: refused.
+    """
+    if not isinstance(option, dict) or not isinstance(option.get("toggle"), dict):
+        return option
+    toggle = option["toggle"]
+    by_english = {
+        english: key for key, (english, _) in theme.EXTRA.items() if key.startswith("rulesdoc.palette.")
+    }
+    key = by_english.get(" ".join(str(toggle.get("name", "")).split()))
+    if key is None:
+        raise PluginError(
+            f"mkdocs.yml: theme.palette toggle name {toggle.get('name')!r} is not one of the theme's "
+            f"messages ({', '.join(repr(english) for english in by_english)}): it would show in English "
+            "in every language"
+        )
+    return {**option, "toggle": {**toggle, "name": Markup(site.strings[key])}}
+
+
+_HTML_TAG = re.compile(r"<html\b([^>]*)>")
+# Material writes each hreflang link on a line of its own after a blank line of indentation.
+_BEFORE_ALTERNATE = re.compile(r"\n\s+(?=<link rel=\"alternate\" href=\"[^\"<>]*\" hreflang=\"[^\"<>]*\">)")
+
+
+def compact_alternates(output: str) -> str:
+    """One line per hreflang link: every page lists every language, so the theme's blank lines
+    between them grew each page with the number of languages (whitespace in <head> means nothing)."""
+    return _BEFORE_ALTERNATE.sub("\n", output)
+
+
+def html_direction(output: str, direction: str) -> str:
+    """``<html lang=… dir="rtl">``: Material writes the direction on <body> only."""
+    if direction != "rtl":
+        return output
+    return _HTML_TAG.sub(
+        lambda m: f'<html{m.group(1)} dir="rtl">' if "dir=" not in m.group(1) else m.group(0), output, count=1
+    )
+
+
+# Where Material writes the site name (partials/header.html and nav.html): the header's title,
+# the logo links (title and aria-label) and the navigation drawer's title.
+_SITE_NAME_PLACES = re.compile(
+    r'(<div class="md-header__topic">\s*<span class="md-ellipsis")>'
+    r'|(class="md-(?:header|nav)__button md-logo")'
+    r'|(<label class="md-nav__title" for="__drawer")>'
+)
+
+
+def english_site_name(output: str) -> str:
+    """``lang="en"`` on every element that shows the site name, when it falls back to English."""
+
+    def mark(match: re.Match[str]) -> str:
+        if match.group(2):
+            return f'{match.group(2)} lang="en"'
+        return f'{match.group(1) or match.group(3)} lang="en">'
+
+    return _SITE_NAME_PLACES.sub(mark, output)
+
+
+# Chrome that is only an attribute (a tooltip, a screen reader's name) of an element holding
+# nothing else but an icon: the ¶ beside a heading, the palette toggle's input and label.
+ATTRIBUTE_CHROME = ("rulesdoc.permalink", "rulesdoc.palette.dark", "rulesdoc.palette.light")
+
+
+def english_attributes(output: str, values: list[str]) -> str:
+    """``lang="en"`` on the links, inputs and labels whose title or aria-label is one of
+    ``values`` (escaped as the page has them): the chrome that fell back to English."""
+    if not values:
+        return output
+    pattern = re.compile(
+        r'(<(?:a|input|label)\b[^<>]*?\b(?:title|aria-label)="(?:'
+        + "|".join(re.escape(value) for value in values)
+        + r')")(?![^<>]*\blang=)'
+    )
+    return pattern.sub(lambda match: f'{match.group(1)} lang="en"', output)
+
+
+def language_root(language: Language) -> str:
+    return "" if language.is_source else f"{language.tag}/"
+
+
+def counterpart(here: Language, there: Language, page_url: str) -> str:
+    """The URL of the same page in another language, relative to this build's root."""
+    target = language_root(there) + page_url
+    if here.is_source:
+        return target or "./"
+    return posixpath.join("..", target) if target else "../"
