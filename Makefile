@@ -53,10 +53,12 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/ruff format --check generator tests bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 test: $(TEST_STAMP) browser-deps
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(PY) -m pytest
 	$(PY) -m generator check
 

@@ -783,7 +783,7 @@ import sys, tempfile, time
 from pathlib import Path
 import generator.cli.main
 from generator.pages.render import Project, write_pages
-from generator.pages.render_checked import render_all
+from generator.cli.render_checked import render_all
 start = time.process_time()
 write_pages(render_all(Project.at(Path(sys.argv[1]))), Path(tempfile.mkdtemp()) / "out")
 print(time.process_time() - start)

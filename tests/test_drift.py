@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from support import PUBLISHED, SEED_RULES
 
+from generator.cli.render_checked import render_all
 from generator.i18n.translate import Formatter, Translator, discover_languages
 from generator.pages.render import Project
-from generator.pages.render_checked import render_all
 
 # Messages with a plural: (singular, plural, count); the count is the number of seats named.
 Plural = tuple[str, str, int]

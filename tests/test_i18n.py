@@ -13,6 +13,7 @@ from babel import Locale
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED
 
+from generator.cli.render_checked import render_all
 from generator.engine.cards import ALL_CARDS
 from generator.errors import Refusal, RulesdocError
 from generator.i18n import catalogs, plurals, po
@@ -27,7 +28,6 @@ from generator.i18n.translate import (
     english_card_name,
 )
 from generator.pages.render import Project, Workspace
-from generator.pages.render_checked import render_all
 from generator.spec.rules import load_rules
 
 

@@ -25,7 +25,7 @@ from generator.i18n import placeholders as printf
 from generator.i18n import po as catalog_file
 from generator.i18n import pseudo
 from generator.i18n.cldr import PSEUDO_CODE
-from generator.i18n.policy import read_policy, site_options
+from generator.i18n.policy import read_policy
 from generator.i18n.translate import discover_languages
 from generator.i18n.verdicts import markup_tokens
 from generator.lint.inputs import gather
@@ -35,6 +35,7 @@ from generator.lint.pages import _tables, cells
 from generator.lint.registry import REGISTRY
 from generator.lint.report import FORMATS
 from generator.pages.render import Project, RenderedPage, Workspace
+from generator.site.options import site_options
 
 FIXTURES = ROOT / "tests" / "fixtures" / "checks"
 SEEDS = ROOT / "tests" / "fixtures" / "seeds"

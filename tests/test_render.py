@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from support import PUBLISHED, ROOT, SEED_RULES, copy_project
 
+from generator.cli.render_checked import render_all
 from generator.engine import scoring as engine
 from generator.engine.cards import Card, parse_card
 from generator.engine.model import CardValues, Example, Hand, Reason, Round, Rules
 from generator.errors import RulesdocError
 from generator.i18n.translate import Formatter, Translator, discover_languages
 from generator.pages.render import Project, Workspace
-from generator.pages.render_checked import render_all
 from generator.pages.view import ExampleView, dearest_kinds, example_view
 from generator.spec.rules import load_rules
 

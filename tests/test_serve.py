@@ -326,8 +326,8 @@ def test_build_still_fails_on_a_bad_input(
 
 def prepare_error(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The one-line error the preview's rebuild gives for the copy (paths relative to it)."""
-    from generator.i18n.policy import site_options
     from generator.site.languages import prepare
+    from generator.site.options import site_options
 
     def rebuild() -> object:
         return prepare(Project.at(Path(".")), list(site_options(Path("mkdocs.yml")).languages), strict=False)

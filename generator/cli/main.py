@@ -220,9 +220,9 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
 
 
 def _render(args: argparse.Namespace, project: Project) -> int:
+    from generator.cli.render_checked import render_all
     from generator.i18n.cldr import SOURCE_LANGUAGE
     from generator.pages.render import write_pages
-    from generator.pages.render_checked import render_all
 
     if args.locales is not None:  # another catalog folder (the pseudo-locale's), beside the English source
         project = Project(project.rules, project.templates, args.locales, project.root)
@@ -235,10 +235,10 @@ def _render(args: argparse.Namespace, project: Project) -> int:
 
 def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     from generator import lint  # the linter's imports cost `render` nothing
-    from generator.i18n.policy import site_options
     from generator.i18n.translate import select_languages
     from generator.lint.report import FORMATS
     from generator.pages.render import Workspace
+    from generator.site.options import site_options
 
     options = site_options(root / "mkdocs.yml")
     workspace = Workspace.load(project, [code.replace("-", "_") for code in args.lang] if args.lang else None)

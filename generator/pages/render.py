@@ -6,7 +6,7 @@ rendering call: per language, its pages or its error, and the messages it missed
 (once each, with the template line that asked). A page that shows some English gets one
 translated notice under its heading (:func:`add_notice`). What a miss or an error means
 is the policy's (:mod:`generator.i18n.policy`): ``check`` reports it, ``render`` and the strict
-build refuse its errors (:func:`generator.pages.render_checked.render_all`).
+build refuse its errors (:func:`generator.cli.render_checked.render_all`).
 """
 
 from __future__ import annotations

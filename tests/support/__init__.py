@@ -74,8 +74,9 @@ def sync_catalogs(project: Path) -> None:
 def lint_error_lines(project: Project) -> list[str]:
     """The error lines `rulesdoc check` reports for a project, through the calls it makes."""
     from generator import lint
-    from generator.i18n.policy import read_policy, site_options
+    from generator.i18n.policy import read_policy
     from generator.pages.render import Workspace
+    from generator.site.options import site_options
 
     policy = read_policy(project.locales, site_options(project.root / "mkdocs.yml").languages, project.root)
     return lint.run(lint.gather(Workspace.load(project), policy)).error_lines()

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from generator import lint
 from generator.errors import Refusal
-from generator.i18n.policy import site_options
 from generator.i18n.translate import select_languages
 from generator.pages.render import Project, RenderedPage, Workspace
+from generator.site.options import site_options
 
 
 def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
