@@ -609,7 +609,7 @@ def test_rendering_counts_table_cells_like_the_users_dutch_page(project: Path) -
     end = next(i for i, line in enumerate(seed) if line == "Het einde van het spel")
     page = RenderedPage("nl", "scoring.md", "# Punten tellen\n\n" + "\n".join(seed[start:end]) + "\n")
     workspace = Workspace.load(Project.at(project))
-    subject = gather(workspace, read_policy(workspace.project.locales), ["nl"], fresh=False)[1]
+    subject = gather(workspace, read_policy(workspace.project.locales), ["nl"], extract_sources=False)[1]
     found = [dataclasses.replace(f, check="rendering") for f in _tables(subject, page)]
     rows = page.text.splitlines()[4:]
     assert len(found) == len(rows) == 12

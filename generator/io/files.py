@@ -265,10 +265,10 @@ def _replace_folder(staged: Path, target: Path) -> None:
         _replace_contents(staged, target)
         return
     # No atomic exchange: two renames, with the old folder kept aside until the new one is in place.
-    aside = target.with_name(f".{target.name}.old-{os.getpid()}")
-    os.rename(target, aside)
+    previous = target.with_name(f".{target.name}.old-{os.getpid()}")
+    os.rename(target, previous)
     os.rename(staged, target)
-    shutil.rmtree(aside, ignore_errors=True)
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def _replace_contents(staged: Path, target: Path) -> None:
