@@ -13,32 +13,33 @@ strings), run in worker processes forked from the main build, one per core. They
 
 from __future__ import annotations
 
-import copy
 import gc
 import multiprocessing
 import multiprocessing.pool
 import os
 import traceback
-from collections.abc import Collection
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import jinja2
-from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
-from mkdocs.plugins import PluginCollection
 from mkdocs.theme import Theme
-from mkdocs.utils import templates
 
 from generator.errors import RulesdocError, display_path
 from generator.pages.rebuild_memory import Memory, digest
-from generator.site import helper as aside
-from generator.site import preview, rootfiles
+from generator.site import helper, preview, rootfiles
 from generator.site.languages import Judged, LanguageSite, Rendering, realize
+from generator.site.mkdocs_internals import (
+    ListingEnvironment,
+    build_language,
+    copy_config,
+    share_theme,
+    theme_url,
+)
 
 # Our templates, placed before Material's: a safe <title>, the translated 404 and footer.
 OVERRIDES = Path(__file__).parent / "theme_templates"
@@ -102,15 +103,15 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
                 del cache[key]
     _shared.partials.clear()
     _shared.partials.update(partials)
-    config.theme = _SharedTheme.wrap(config.theme)  # it hands out the shared environment
+    config.theme = share_theme(config.theme, _theme_environment)  # it hands out the shared environment
 
 
-def start_aside(config: MkDocsConfig, root: Path) -> None:
+def start_helper(config: MkDocsConfig, root: Path) -> None:
     """Hand the helper process (:mod:`generator.site.helper`) the theme to compile and the project to
     extract, while the main build reads the catalogs. With one core, the main build does both."""
     _insert_overrides(config)
     if workers() > 1:
-        aside.start(config.theme, environment, root)
+        helper.start(config.theme, environment, root)
 
 
 def _insert_overrides(config: MkDocsConfig) -> None:
@@ -119,25 +120,25 @@ def _insert_overrides(config: MkDocsConfig) -> None:
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, overrides)
 
 
-class _SharedEnvironment(jinja2.Environment):
+class _SharedEnvironment(ListingEnvironment):
     """The main build's theme environment, shared by the language builds of the run (and by the
     rebuilds of a preview)."""
 
     theme_dirs: list[str]
 
-    def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
+    def theme_files(self, keep: Callable[[str], bool] | None) -> list[str]:
         """MkDocs lists the theme's files to copy them to the site. The language builds copy none
         (the main build put them at the site root); a preview's rebuild copies the first build's."""
         if current() is not None:
             return []
-        return rootfiles.listing(self.theme_dirs, filter_func)
+        return rootfiles.listing(self.theme_dirs, keep)
 
 
 def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
     """The run's environment (made from the theme's on first use): compiled templates shared."""
     if _shared.env is None:
         _shared.env = environment(theme_env, dirs)
-        _shared.env.bytecode_cache = aside.Compiled(aside.compiled())
+        _shared.env.bytecode_cache = helper.Compiled(helper.compiled())
     return _shared.env
 
 
@@ -161,28 +162,20 @@ def _url(context: jinja2.runtime.Context, value: str) -> str:
     """MkDocs' ``url`` filter; in a language build, theme files are the site root's."""
     if current() is not None and rootfiles.has(value):
         value = "../" + value
-    return templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
+    return theme_url(context, value)
+
+
+def _theme_environment(theme: Theme) -> jinja2.Environment:
+    """The theme as every build of the run sees it: one environment, shared."""
+    return _shared.env if _shared.env is not None else shared_environment(theme.get_env(), theme.dirs)
 
 
 # ---------------------------------------------------------------- the language builds
 
 
-class _SharedTheme(Theme):
-    """The theme as every build of the run sees it: one environment, shared."""
-
-    @classmethod
-    def wrap(cls, original: Theme) -> _SharedTheme:
-        shared = cls.__new__(cls)
-        shared.__dict__.update(original.__dict__)
-        return shared
-
-    def get_env(self) -> jinja2.Environment:
-        return _shared.env if _shared.env is not None else shared_environment(super().get_env(), self.dirs)
-
-
 def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
     _insert_overrides(config)
-    config.theme = _SharedTheme.wrap(config.theme)
+    config.theme = share_theme(config.theme, _theme_environment)
 
 
 @dataclass
@@ -311,24 +304,14 @@ def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -
         )
         if _validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
             return _validated
-    # As load_config does, the plugins that keep state across builds (on_startup, on_shutdown:
-    # ours) are the same objects in every build; the others are new. Their collection is made
-    # anew, as it registers each plugin's events when the plugin is added.
-    plugins = PluginCollection()
-    for name, plugin in _validated.plugins.items():
-        kept = hasattr(plugin, "on_startup") or hasattr(plugin, "on_shutdown")
-        plugins[name] = plugin if kept else copy.deepcopy(plugin)
-    config = copy.deepcopy(_validated, {id(_validated.plugins): plugins})
-    config.site_dir = str(site_dir)
-    config.site_url = site_url
-    return config
+    return copy_config(_validated, str(site_dir), site_url)
 
 
 def _build_one(code: str) -> tuple[Judged | None, str | None]:
     """One language's build (rendered and judged first if deferred): its verdict, and what went
     wrong with the build, as a line, or None."""
     assert _pending is not None
-    rendering, main, aside = _pending
+    rendering, main, previewing = _pending
     site = rendering.sites[code]
     judged = None
     if rendering.deferred is not None:
@@ -336,7 +319,7 @@ def _build_one(code: str) -> tuple[Judged | None, str | None]:
         if judged.failure is not None or (rendering.deferred.strict and judged.report.errors):
             return judged, None  # the run will be refused: nothing of this language to build
     # A preview builds beside the site folder's languages, to link them back after MkDocs empties it.
-    base = Path(main.site_dir) / preview.BUILDS if aside else Path(main.site_dir)
+    base = Path(main.site_dir) / preview.BUILDS if previewing else Path(main.site_dir)
     job = LanguageBuild(
         code=code,
         rendering=rendering,
@@ -349,7 +332,7 @@ def _build_one(code: str) -> tuple[Judged | None, str | None]:
     token = _current.set(job)
     try:
         site_url = job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None
-        build(_language_config(job, base / site.language.tag, site_url))
+        build_language(_language_config(job, base / site.language.tag, site_url))
         return judged, None
     except (Abort, RulesdocError) as error:
         return judged, f"{site.language.tag}: {error}"

@@ -32,7 +32,7 @@ SITEMAP = "sitemap.xml"
 _SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _XHTML_NS = "http://www.w3.org/1999/xhtml"
 
-# Material's hreflang links, one a line (site.compact_alternates): the whole run of them.
+# Material's hreflang links, one a line (chrome.compact_alternates): the whole run of them.
 _LINK = r'<link rel="alternate" href="([^"<>]*)" hreflang="([^"<>]*)">'
 _ALTERNATES = re.compile(rf"{_LINK}(?:\n{_LINK})*")
 
