@@ -278,10 +278,7 @@ _pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked w
 
 def workers() -> int:
     """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling).
-    The workers inherit what the main build made: where processes cannot be forked (Windows),
-    one process builds everything."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return 1
+    The workers inherit what the main build made (fork: POSIX, as generator.io.files is)."""
     setting = os.environ.get("RULESDOC_WORKERS", "")
     return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
 
