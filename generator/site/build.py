@@ -66,14 +66,18 @@ def current() -> LanguageBuild | None:
 
 
 @dataclass
-class _Shared:
-    """What the language builds of this run share: reset by every main build."""
+class _Run:
+    """What one run's builds share in this process; forked workers inherit it (set up by every
+    main build; a preview's rebuild keeps the compiled theme)."""
 
     env: jinja2.Environment | None = None
     partials: dict[str, str] = field(default_factory=dict)
+    validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of this run read it
+    started: _Started | None = None  # language builds running in worker processes
+    pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # what _build_one builds (a preview's?)
 
 
-_shared = _Shared()
+_run = _Run()
 
 
 # ---------------------------------------------------------------- the main build
@@ -86,23 +90,22 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     what changed (its environment checks its templates' sources), and the languages' theme
     strings are replaced in place, where its loader reads them.
     """
-    global _validated
-    _validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
+    _run.validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
     _insert_overrides(config)
     partials = rendering.partials()
-    if not keep or _shared.env is None:
-        _shared.env = None
+    if not keep or _run.env is None:
+        _run.env = None
         rootfiles.forget()
     else:
         # The theme's file list and compiled templates carry over, and languages whose strings
         # changed have their partial compiled again.
-        changed = {name for name, text in partials.items() if _shared.partials.get(name) != text}
-        cache = _shared.env.cache
+        changed = {name for name, text in partials.items() if _run.partials.get(name) != text}
+        cache = _run.env.cache
         for key in list(cache.keys()) if cache is not None else ():
             if key[1] in changed and cache is not None:
                 del cache[key]
-    _shared.partials.clear()
-    _shared.partials.update(partials)
+    _run.partials.clear()
+    _run.partials.update(partials)
     config.theme = share_theme(config.theme, _theme_environment)  # it hands out the shared environment
 
 
@@ -136,17 +139,17 @@ class _SharedEnvironment(ListingEnvironment):
 
 def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
     """The run's environment (made from the theme's on first use): compiled templates shared."""
-    if _shared.env is None:
-        _shared.env = environment(theme_env, dirs)
-        _shared.env.bytecode_cache = helper.Compiled(helper.compiled())
-    return _shared.env
+    if _run.env is None:
+        _run.env = environment(theme_env, dirs)
+        _run.env.bytecode_cache = helper.Compiled(helper.compiled())
+    return _run.env
 
 
 def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnvironment:
     """An environment of the run's kind, made from the theme's (also in the helper process:
     compiled code is the same only from environments alike)."""
     shared = _SharedEnvironment(
-        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), theme_env.loader]),  # type: ignore[list-item]
+        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_run.partials), theme_env.loader]),  # type: ignore[list-item]
         auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
         extensions=list(theme_env.extensions),
     )
@@ -167,7 +170,7 @@ def _url(context: jinja2.runtime.Context, value: str) -> str:
 
 def _theme_environment(theme: Theme) -> jinja2.Environment:
     """The theme as every build of the run sees it: one environment, shared."""
-    return _shared.env if _shared.env is not None else shared_environment(theme.get_env(), theme.dirs)
+    return _run.env if _run.env is not None else shared_environment(theme.get_env(), theme.dirs)
 
 
 # ---------------------------------------------------------------- the language builds
@@ -187,9 +190,6 @@ class _Started:
     done: multiprocessing.pool.AsyncResult[list[tuple[Judged | None, str | None]]]
 
 
-_started: _Started | None = None
-
-
 def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
     """Fork the language builds now, while the main build goes on with the source language's.
 
@@ -197,12 +197,11 @@ def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
     by then, and the workers inherit them. With one core (or one language) the languages are
     built one after another at the end instead (:func:`build_languages`).
     """
-    global _started, _pending
     codes = list(rendering.sites)[1:]
     processes = min(len(codes), workers())
-    if processes <= 1 or _started is not None:
+    if processes <= 1 or _run.started is not None:
         return
-    _pending = (rendering, config, False)
+    _run.pending = (rendering, config, False)
     # The workers inherit this process's objects: keep the collector from touching (and so
     # copying) them in every worker. The pool forks its workers as it is made.
     gc.freeze()
@@ -210,17 +209,16 @@ def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
         pool = multiprocessing.get_context("fork").Pool(processes)
     finally:
         gc.unfreeze()
-        _pending = None
-    _started = _Started(pool, codes, pool.map_async(_build_one, codes, chunksize=1))
+        _run.pending = None
+    _run.started = _Started(pool, codes, pool.map_async(_build_one, codes, chunksize=1))
 
 
 def stop_languages() -> None:
     """The main build failed: stop the language builds (their folders go with the staging one)."""
-    global _started
-    if _started is not None:
-        _started.pool.terminate()
-        _started.pool.join()
-        _started = None
+    if _run.started is not None:
+        _run.started.pool.terminate()
+        _run.started.pool.join()
+        _run.started = None
 
 
 def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory | None = None) -> None:
@@ -232,7 +230,6 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
     ``memory`` (a preview's): a language whose build would be the same as last time is not
     built again; its last build is linked back into the site folder MkDocs emptied.
     """
-    global _pending, _started
     sites = list(rendering.sites.values())[1:]
     fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites} if memory else {}
     codes = [
@@ -242,17 +239,17 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
         or memory.builds.get(site.language.tag) != fingerprints[site.language.code]
         or not (Path(config.site_dir) / preview.BUILDS / site.language.tag).is_dir()
     ]
-    if _started is not None:
-        started, _started = _started, None
+    if _run.started is not None:
+        started, _run.started = _run.started, None
         with started.pool:
             done = started.done.get()
         codes = started.codes
     else:
-        _pending = (rendering, config, memory is not None)
+        _run.pending = (rendering, config, memory is not None)
         try:
             done = [_build_one(code) for code in codes]
         finally:
-            _pending = None
+            _run.pending = None
     for code, (judged, _) in zip(codes, done, strict=True):
         if judged is not None:
             rendering.judged[code] = judged
@@ -273,9 +270,6 @@ def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
     return digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
 
 
-_pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked workers
-
-
 def workers() -> int:
     """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling).
     The workers inherit what the main build made (fork: POSIX, as generator.io.files is)."""
@@ -283,32 +277,28 @@ def workers() -> int:
     return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
 
 
-_validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of this run read it
-
-
 def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -> MkDocsConfig:
     """A language build's configuration. Reading and validating mkdocs.yml (two YAML files, the
     plugins, the theme) took a fifth of a language build's time: a process does it once a run,
     and each language build gets a copy of its own, as load_config would have made it."""
-    global _validated
-    if _validated is None or _validated.hooks:
-        _validated = load_config(
+    if _run.validated is None or _run.validated.hooks:
+        _run.validated = load_config(
             job.config_file,
             site_dir=str(site_dir),
             site_url=site_url,
             strict=job.strict,
             use_directory_urls=job.use_directory_urls,
         )
-        if _validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
-            return _validated
-    return copy_config(_validated, str(site_dir), site_url)
+        if _run.validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
+            return _run.validated
+    return copy_config(_run.validated, str(site_dir), site_url)
 
 
 def _build_one(code: str) -> tuple[Judged | None, str | None]:
     """One language's build (rendered and judged first if deferred): its verdict, and what went
     wrong with the build, as a line, or None."""
-    assert _pending is not None
-    rendering, main, previewing = _pending
+    assert _run.pending is not None
+    rendering, main, previewing = _run.pending
     site = rendering.sites[code]
     judged = None
     if rendering.deferred is not None:
