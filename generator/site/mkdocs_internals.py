@@ -45,6 +45,9 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site
 9. :data:`KEPT_BY_CLEAN`: MkDocs empties the site folder before a build but keeps names that
    start with a dot (``mkdocs.utils.clean_directory``): the preview keeps its language builds in
    such a folder between rebuilds (:mod:`generator.site.preview`).
+10. :func:`build_timestamp`: the time MkDocs stamps a build with (``mkdocs.utils.get_build_timestamp``:
+   ``SOURCE_DATE_EPOCH`` when set), for the root sitemap's gzip header, so it matches the
+   sitemaps MkDocs writes and two builds of one commit are byte-identical.
 
 Material's language partials (its theme strings) are read by :mod:`generator.i18n.theme`, and
 checked by ``tests/test_seams.py``.
@@ -68,7 +71,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-from mkdocs.utils import clean_directory
+from mkdocs.utils import clean_directory, get_build_timestamp
 from mkdocs.utils import templates as mkdocs_templates
 from mkdocs.utils.yaml import yaml_load
 
@@ -187,6 +190,10 @@ def read_mkdocs_yml(handle: Any) -> Any:
 
 
 KEPT_BY_CLEAN = "."  # a name in the site folder starting with this survives MkDocs' emptying of it
+
+
+def build_timestamp() -> int:
+    return get_build_timestamp()
 
 
 # ---------------------------------------------------------------- the assumptions, checked
@@ -328,6 +335,18 @@ def _check_clean() -> None:
         assert os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}"
 
 
+def _check_timestamp() -> None:
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "1234567890"
+    try:
+        assert build_timestamp() == 1234567890, "the build's time no longer follows SOURCE_DATE_EPOCH"
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+
+
 CHECKS: tuple[Assumption, ...] = (
     Assumption("build", "mkdocs.commands.build.build(config) runs one whole build", _check_build),
     Assumption(
@@ -356,4 +375,7 @@ CHECKS: tuple[Assumption, ...] = (
     ),
     Assumption("yaml", "mkdocs.utils.yaml.yaml_load resolves !ENV", _check_yaml),
     Assumption("clean", "MkDocs' emptying of the site folder keeps dot names", _check_clean),
+    Assumption(
+        "timestamp", "mkdocs.utils.get_build_timestamp() is SOURCE_DATE_EPOCH when set", _check_timestamp
+    ),
 )
