@@ -243,7 +243,7 @@ def _replace_folder(staged: Path, target: Path) -> None:
         # Not one step, so a reader may see a mix for a moment; the build itself was whole.
         _replace_contents(staged, target)
         return
-    # No atomic exchange: two renames, with the old folder kept aside until the new one is in place.
+    # No atomic exchange: two renames, the previous folder moved out of the way until the new one is in.
     previous = target.with_name(f".{target.name}.old-{os.getpid()}")
     os.rename(target, previous)
     os.rename(staged, target)
