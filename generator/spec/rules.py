@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from yaml.constructor import SafeConstructor
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from generator.engine.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
 from generator.engine.model import CardValues, Example, Hand, Reason, Round, Rules
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.io import files
-from generator.io.yamlload import Source, check_tag, compose, mapping, sequence
+from generator.io.yamlload import Source, check_tag, compose, mapping, scalar_value, sequence
 
 T = TypeVar("T")
 
@@ -65,7 +64,7 @@ def _scalar(node: Node, source: Source, what: str) -> object:
         kind = "a list" if isinstance(node, SequenceNode) else "a mapping"
         raise source.error(node, f"{what} must be a single value, not {kind}")
     try:
-        return _construct_scalar(node)
+        return scalar_value(node)
     except (yaml.YAMLError, ValueError, KeyError, TypeError, OverflowError):
         # An explicit tag the value does not fit (``!!int two``), or more digits than Python reads.
         shown = repr(short(node.value, 40))
@@ -73,19 +72,6 @@ def _scalar(node: Node, source: Source, what: str) -> object:
             raise source.error(node, f"{what}: {shown} ({len(node.value)} digits) is too large") from None
         kind = node.tag.rsplit(":", 1)[-1]
         raise source.error(node, f"{what}: {shown} is not a valid {kind}") from None
-
-
-_CONSTRUCTOR = SafeConstructor()
-
-
-def _construct_scalar(node: ScalarNode) -> object:
-    """A plain scalar's value (int, float, bool, None, str), by PyYAML's safe constructor.
-
-    Its function for the tag, called directly: the scalar ones keep no state, so one constructor
-    serves every call (a loader apiece, as before, cost a third of `score`'s time).
-    """
-    construct = _CONSTRUCTOR.yaml_constructors.get(node.tag, SafeConstructor.construct_undefined)
-    return construct(_CONSTRUCTOR, node)
 
 
 def _integer(node: Node, source: Source, what: str, minimum: int = 1) -> int:
