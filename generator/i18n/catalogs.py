@@ -29,6 +29,7 @@ from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import plurals, po, po_writer, theme
 from generator.i18n.cldr import canonical, parse_locale
+from generator.i18n.material_partials import material_code, material_strings
 from generator.i18n.theme import THEME_CONTEXT
 from generator.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
 from generator.i18n.verdicts import NO_FORMAT, THEME_ORIGIN, from_theme
@@ -341,8 +342,8 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
     flag, which the translator removes to confirm it (:func:`generator.i18n.verdicts.from_theme`).
     """
     tag = str(catalog.locale).replace("_", "-") if catalog.locale else ""
-    code = theme.material_code(tag) if tag else None
-    theirs = theme.material_strings(code) if code else None
+    code = material_code(tag) if tag else None
+    theirs = material_strings(code) if code else None
     by_english = {m.english: m.key for m in theme.messages()}
     for message in catalog:
         if message.context != THEME_CONTEXT or po.key_of(message) in known or not message.id:
