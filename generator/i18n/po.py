@@ -1,11 +1,11 @@
 """The one catalog loader: a ``.po`` file read and parsed once, with the facts Babel drops.
 
-Every caller (the build, ``check``, ``catalog update``, the pseudo-locale) reads a
-catalog through :func:`load`. It parses with Babel's own ``PoFileParser`` in a single
-pass, extended to refuse what Babel's lenient reader lets through (an unquoted string,
-a message defined twice, a ``msgstr`` without its ``msgid``) and to keep what it
-normalizes away: how many ``msgstr[N]`` a plural entry really has (Babel pads a short
-entry silently) and on which line each header field sits.
+Every caller (the build, ``check``, ``catalog update``, the pseudo-locale) reads a catalog
+through :func:`load`. It parses with Babel's own parser in a single pass (through the Babel
+seam, :mod:`generator.i18n.babel_internals`), extended to refuse what Babel's lenient reader
+lets through (an unquoted string, a message defined twice, a ``msgstr`` without its
+``msgid``) and to keep what it normalizes away: how many ``msgstr[N]`` a plural entry really
+has (Babel pads a short entry silently) and on which line each header field sits.
 
 A catalog is untrusted input: its size is bounded, it must be UTF-8, and its
 Plural-Forms header is parsed by :mod:`generator.i18n.plurals` *before* Babel sizes any

@@ -2,14 +2,14 @@
 
 Material ships UI strings for 69 languages, as Jinja partials
 ``partials/languages/<code>.html`` (read by :mod:`generator.i18n.material_partials`, the
-seam). A language it lacks would crash its build, and some of its chrome is English in
-every language ("Permanent link", the footer's "Made with", "404 - Not found"). So the strings the site shows are messages of ours
-with context ``theme`` (English source: Material's ``en.html``), extracted like every
-other message (``babel.cfg`` maps ``mkdocs.yml``, which chooses the theme, to
-:func:`extract_theme`). Each language's build gets a generated partial answering every
-key: our translation (one ``catalog init``/``update`` imported from Material counts as
-unreviewed until a translator confirms it, and is shown meanwhile), else Material's string
-for the language, else English; the keys left in English are listed under
+seam). A language it lacks would crash its build, and some of its chrome is English in every
+language ("Permanent link", the footer's "Made with", "404 - Not found"). So the strings the
+site shows are messages of ours with context ``theme`` (English source: Material's
+``en.html``), extracted like every other message (``babel.cfg`` maps ``mkdocs.yml``, which
+chooses the theme, to :func:`extract_theme`). Each language's build gets a generated partial
+answering every key: our translation (one ``catalog init``/``update`` imported from Material
+counts as unreviewed until a translator confirms it, and is shown meanwhile), else
+Material's string for the language, else English; the keys left in English are listed under
 :data:`ENGLISH_KEYS`, for our templates to mark them ``lang="en"``.
 """
 
