@@ -34,7 +34,8 @@ parses a ``Plural-Forms`` header into the catalog's ``num_plurals`` and ``plural
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileParser, escape
@@ -43,16 +44,26 @@ LIBRARY = "babel"
 TOO_MANY_FORMS = "msg has more translations than num_plurals"  # Babel's words, matched
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Entry:
     """One entry as Babel's parser holds it just before storing it, in plain strings."""
 
     ids: tuple[str, ...]  # msgid, and msgid_plural if any
     context: str | None
-    strings: tuple[tuple[int, str], ...]  # (form index, text) of each msgstr, as written
     obsolete: bool
     line: int  # 0-based line of the msgid
     flags: tuple[str, ...]
+    parts: list[list[Any]] = field(repr=False)  # Babel's [index, _NormalizedString] pairs
+
+    @property
+    def string_count(self) -> int:
+        return len(self.parts)
+
+    @property
+    def strings(self) -> tuple[tuple[int, str], ...]:
+        """(form index, text) of each msgstr, as written: unescaped on demand (most entries need
+        only their msgid; Babel unescapes the msgstr again when it stores the entry)."""
+        return tuple((index, string.denormalize()) for index, string in self.parts)
 
 
 class PoParser(PoFileParser):
@@ -126,13 +137,16 @@ class PoParser(PoFileParser):
         self.invalid(lineno, msg)
 
     def _entry(self) -> Entry:
+        messages = self.messages
         return Entry(
-            ids=tuple(m.denormalize() for m in self.messages),
+            ids=(messages[0].denormalize(),)
+            if len(messages) == 1
+            else tuple([m.denormalize() for m in messages]),
             context=self.context.denormalize() if self.context else None,
-            strings=tuple((index, string.denormalize()) for index, string in self.translations),
             obsolete=bool(self.obsolete),
             line=self.offset,
             flags=tuple(self.flags),
+            parts=self.translations,  # Babel starts a new list for the next entry: this one stays
         )
 
 
@@ -170,7 +184,7 @@ class _Probe(PoParser):
         self.seen.append(("string", lineno, in_msgstr))
 
     def entry_ending(self, entry: Entry) -> None:
-        self.seen.append(entry)
+        self.seen.append((entry.ids, entry.context, entry.strings, entry.obsolete, entry.line, entry.flags))
         if entry.ids == ("",):
             self.replace_first_string("Plural-Forms: nplurals=2; plural=(n != 1);\n")
 
@@ -205,7 +219,7 @@ def _hooks_see_babel_state() -> str | None:
     expected: list[object] = [
         ("keyword", 0, "msgid", 0, 0),
         ("keyword", 1, "msgstr", 1, 0),
-        Entry(("",), None, ((0, "Plural-Forms: nplurals=1; plural=0;\n"),), False, 0, ()),
+        (("",), None, ((0, "Plural-Forms: nplurals=1; plural=0;\n"),), False, 0, ()),
         ("keyword", 4, "msgctxt", 0, 0),
         ("keyword", 5, "msgid", 0, 0),
         ("keyword", 6, "msgid_plural", 1, 0),
@@ -213,9 +227,9 @@ def _hooks_see_babel_state() -> str | None:
         ("keyword", 8, "msgstr[1]", 2, 1),
         ("string", 9, True),
         ("keyword", 11, "msgid", 2, 2),  # before Babel ends the entry above
-        Entry(("one", "many"), "c", ((0, "un"), (1, "des")), False, 5, ("fuzzy",)),
+        (("one", "many"), "c", ((0, "un"), (1, "des")), False, 5, ("fuzzy",)),
         ("keyword", 12, "msgstr", 1, 0),
-        Entry(("gone",), None, ((0, "parti"),), True, 11, ()),
+        (("gone",), None, ((0, "parti"),), True, 11, ()),
     ]
     if probe.seen != expected:
         return f"PoFileParser's calls and entry state differ: saw {probe.seen!r}"

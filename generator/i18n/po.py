@@ -205,7 +205,7 @@ class _Parser(PoParser):
             return
         self.lines[key] = entry.line + 1
         if len(entry.ids) > 1:
-            self.forms_written[key] = len(entry.strings)
+            self.forms_written[key] = entry.string_count
         if "fuzzy" not in entry.flags:
             self._check_newlines(entry)
 
