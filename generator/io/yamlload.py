@@ -40,9 +40,9 @@ what breaks if it changes (:data:`ASSUMPTIONS` checks each; tests/test_seams.py 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.util import find_spec
 from typing import Any
 
 import yaml
@@ -146,10 +146,9 @@ def load(text: str, source: Source) -> Any:
 class EventReader:
     """A YAML document read event by event, its nodes composed one at a time by PyYAML's composer.
 
-    For input too large to compose whole (``score``'s rounds): the caller walks the events
-    (the public ``check``/``peek``/``next``), opens and closes collections with :meth:`start`
-    and :meth:`finish`, and composes each item alone with :meth:`compose`. Errors are PyYAML's
-    (``yaml.YAMLError``): the caller translates them with :func:`yaml_error`.
+    For input too large to compose whole (``score``'s rounds): the caller walks the events (the
+    public ``check``/``next``), opens and closes collections with :meth:`start` and :meth:`finish`,
+    and composes each item alone with :meth:`compose`. Errors are PyYAML's: see :func:`yaml_error`.
     """
 
     def __init__(self, text: str) -> None:
@@ -158,10 +157,7 @@ class EventReader:
     def check(self, *kinds: type[Event]) -> bool:
         return bool(self._loader.check_event(*kinds))
 
-    def peek(self) -> Any:  # PyYAML types its events as the base class, without their fields
-        return self._loader.peek_event()
-
-    def next(self) -> Any:
+    def next(self) -> Any:  # PyYAML types its events as the base class, without their fields
         return self._loader.get_event()
 
     def compose(self, parent: Node | None, index: Node | int | None) -> Node:
@@ -279,51 +275,6 @@ def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocErro
     return RulesdocError(f"YAML syntax error: {' '.join(str(error).split())}", Location(source.path))
 
 
-# ---------------------------------------------------------------- node shapes
-# What every YAML input (rules.yaml, score input) checks of a composed node, naming its line.
-
-PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
-
-
-def check_tag(node: Node, source: Source) -> None:
-    if node.tag not in PLAIN_TAGS:
-        raise source.error(node, f"YAML tag {node.tag!r} is not allowed; rules files take plain data only")
-
-
-def sequence(node: Node, source: Source, what: str) -> list[Node]:
-    check_tag(node, source)
-    if not isinstance(node, SequenceNode):
-        raise source.error(node, f"{what} must be a list")
-    return list(node.value)
-
-
-def mapping(
-    node: Node, source: Source, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
-) -> dict[str, Node]:
-    """A mapping's values by key; unknown, duplicate and missing keys are errors."""
-    check_tag(node, source)
-    if not isinstance(node, MappingNode):
-        kind = "a list" if isinstance(node, SequenceNode) else "a single value"
-        raise source.error(node, f"{what} must be a mapping of keys to values, not {kind}")
-    allowed = required + optional
-    found: dict[str, Node] = {}
-    for key_node, value_node in node.value:
-        key = key_node.value if isinstance(key_node, ScalarNode) else None
-        if not isinstance(key, str) or key_node.tag != "tag:yaml.org,2002:str":
-            raise source.error(key_node, f"{what}: keys must be plain names")
-        if key in found:
-            raise source.error(key_node, f"duplicate key {short(key)!r} in {what}")
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(allowed)}"
-            raise source.error(key_node, f"unknown key {short(key)!r} in {what}{hint}")
-        found[key] = value_node
-    missing = [key for key in required if key not in found]
-    if missing:
-        raise source.error(node, f"{what} is missing the key {missing[0]!r}")
-    return found
-
-
 # ---------------------------------------------------------------- assumptions (tests/test_seams.py)
 # Each check returns None when the assumption holds, else what changed; its docstring says
 # what is assumed.
@@ -334,12 +285,8 @@ LIBRARY = "pyyaml"
 def _libyaml_parser() -> str | None:
     """Where PyYAML has its LibYAML extension (yaml._yaml), it holds CParser, and FastLoader
     composes the same nodes as PyYAML's own parser."""
-    if not LIBYAML:
-        try:
-            import yaml._yaml  # noqa: F401
-        except ImportError:
-            return None  # built without LibYAML: PyYAML's parser is used, as intended
-        return "yaml._yaml has no CParser any more"
+    if not LIBYAML:  # built without LibYAML: PyYAML's parser is used, as intended
+        return "yaml._yaml has no CParser any more" if find_spec("yaml._yaml") else None
     text = "a: [1, {b: c}]\nd: &x e\nf: *x\n"
     fast, plain = FastLoader(text).get_single_node(), BoundedLoader(text).get_single_node()
     if _shape(fast) != _shape(plain):
@@ -358,18 +305,23 @@ def _shape(node: Node | None) -> object:
     return (node.tag, [_shape(item) for item in node.value])
 
 
+def _problem_of(make: Callable[[str], Any], text: str) -> str | None:
+    """What a loader class finds wrong with a text, in the words :func:`yaml_error` shows."""
+    try:
+        make(text).get_single_node()
+    except yaml.MarkedYAMLError as error:
+        return _problem(error, text)
+    return None
+
+
 def _depth_bound() -> str | None:
     """The composer calls compose_node(parent, index) for every node, so DepthBound refuses
     deep nesting, with LibYAML's parser and with PyYAML's."""
     text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
     for make in (FastLoader, BoundedLoader) if LIBYAML else (BoundedLoader,):
-        try:
-            make(text).get_single_node()
-        except yaml.MarkedYAMLError as error:
-            if error.problem != f"nested more than {MAX_DEPTH} levels deep":
-                return f"{make.__name__} on deep nesting: {error.problem!r}, not the depth bound"
-        else:
-            return f"{make.__name__} no longer calls compose_node: nesting past {MAX_DEPTH} passed"
+        problem = _problem_of(make, text)
+        if problem != f"nested more than {MAX_DEPTH} levels deep":
+            return f"{make.__name__} no longer calls compose_node: nesting past {MAX_DEPTH} gives {problem!r}"
     return None
 
 
@@ -398,11 +350,10 @@ def _events_compose_one_at_a_time() -> str | None:
     for bad, words in (("&a [&a [1]]", "found duplicate anchor 'a'"), ("[1]\n--- [2]", "but found another")):
         try:
             _stream_list(bad)
+            return f"{bad!r} is no longer refused"
         except yaml.YAMLError as error:
             if words not in str(error):
                 return f"{bad!r} fails with {str(error)!r}, not {words!r}"
-        else:
-            return f"{bad!r} is no longer refused"
     return None
 
 
@@ -432,16 +383,9 @@ def _scalar_constructors() -> str | None:
 def _libyaml_words() -> str | None:
     """LibYAML's problem texts translated here (_PYYAML_WORDS) are the ones it gives, so an
     error reads the same with either parser."""
-    if not LIBYAML:
-        return None
-    for text in ("a: b: c\n", "a:\n\tb: 1\n"):
-        worded = []
-        for make in (FastLoader, BoundedLoader):
-            try:
-                make(text).get_single_node()
-            except yaml.MarkedYAMLError as error:
-                worded.append(_problem(error, text))
-        if len(worded) != 2 or worded[0] != worded[1]:
+    for text in ("a: b: c\n", "a:\n\tb: 1\n") if LIBYAML else ():
+        worded = [_problem_of(FastLoader, text), _problem_of(BoundedLoader, text)]
+        if worded[0] is None or worded[0] != worded[1]:
             return f"LibYAML and PyYAML word the error in {text!r} differently: {worded}"
     return None
 

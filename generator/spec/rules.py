@@ -22,7 +22,8 @@ from generator.engine.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND,
 from generator.engine.model import CardValues, Example, Hand, Reason, Round, Rules
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.io import files
-from generator.io.yamlload import Source, check_tag, compose, mapping, scalar_value, sequence
+from generator.io.yaml_nodes import check_tag, mapping, sequence
+from generator.io.yamlload import Source, compose, scalar_value
 
 T = TypeVar("T")
 

@@ -34,7 +34,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from generator.engine.model import Round
 from generator.errors import Location, RulesdocError, display_path
 from generator.io import files
-from generator.io.yamlload import EventReader, Source, check_tag, mapping, sequence, yaml_error
+from generator.io.yaml_nodes import check_tag, mapping, sequence
+from generator.io.yamlload import EventReader, Source, yaml_error
 
 # The node readers of rules.py, so that a round read here fails with the same words as there.
 from generator.spec.rules import parse_round
