@@ -16,6 +16,8 @@ named as such in :mod:`generator.spec.rules`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TypeVar
 
 from generator.engine.cards import ALL_CARDS, COPIES_PER_CARD, JOKER_CODE, JOKERS_PER_ROUND, Rank, Suit
 from generator.engine.model import Reason
@@ -112,6 +114,9 @@ class ListOf:
     max_items: int | None = None
 
 
+K = TypeVar("K")
+
+
 @dataclass(frozen=True)
 class Section:
     """A mapping of these keys and no other."""
@@ -121,11 +126,19 @@ class Section:
     def __getitem__(self, name: str) -> Field:
         return next(field for field in self.fields if field.name == name)
 
-    @property
+    def kind(self, name: str, expected: type[K]) -> K:
+        """The kind of the field ``name``, which the reader expects to be of this type."""
+        kind = self[name].kind
+        if not isinstance(kind, expected):
+            raise TypeError(f"the field {name!r} is {type(kind).__name__}, not {expected.__name__}")
+        return kind
+
+    # Cached: a `score` input reads these for every round and every hand.
+    @cached_property
     def required(self) -> tuple[str, ...]:
         return tuple(field.name for field in self.fields if field.required)
 
-    @property
+    @cached_property
     def optional(self) -> tuple[str, ...]:
         return tuple(field.name for field in self.fields if not field.required)
 

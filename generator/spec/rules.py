@@ -42,10 +42,12 @@ def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES
     return files.read_text(path, limit, root)
 
 
-def _boolean(section: Section, name: str, fields: dict[str, Node], source: Source) -> bool:
-    kind = section[name].kind
-    assert isinstance(kind, Boolean)
-    return values.boolean(kind, fields.get(name), source, name)
+# The kinds the readers below read by name, looked up once (a mistake in the table fails at import).
+_OPENED = HAND.kind("opened", Boolean)
+_WENT_OUT = ROUND.kind("went_out", Integer)
+_HAND_RUMMY = ROUND.kind("hand_rummy", Boolean)
+_TEXTS = {name: EXAMPLE.kind(name, Text) for name in ("id", "title", "note")}
+_ILLUSTRATES = EXAMPLE.kind("illustrates", Choice)
 
 
 # ---------------------------------------------------------------- situations
@@ -62,7 +64,7 @@ def _hand(node: Node, source: Source, seat: int, dealt: int) -> Hand:
             f"hold {MAX_CARDS}",
         )
     cards = tuple(values.card(card_node, source) for card_node in card_nodes)
-    return Hand(cards, _boolean(HAND, "opened", fields, source))
+    return Hand(cards, values.boolean(_OPENED, fields.get("opened"), source, "opened"))
 
 
 def parse_round(node: Node, source: Source, what: str = "round") -> Round:
@@ -85,14 +87,13 @@ def parse_round(node: Node, source: Source, what: str = "round") -> Round:
     hands = tuple(hand_list)
     went_out: int | None = None
     if "went_out" in fields:
-        went_out_kind = ROUND["went_out"].kind
-        assert isinstance(went_out_kind, Integer)
-        went_out = values.integer(went_out_kind, fields["went_out"], source, "went_out")
+        went_out = values.integer(_WENT_OUT, fields["went_out"], source, "went_out")
         if went_out is not None and went_out >= len(hands):  # semantic: a seat of this round
             raise source.error(
                 fields["went_out"], f"went_out is seat {went_out}, but seats run from 0 to {len(hands) - 1}"
             )
-    return Round(hands, went_out, _boolean(ROUND, "hand_rummy", fields, source))
+    hand_rummy = values.boolean(_HAND_RUMMY, fields.get("hand_rummy"), source, "hand_rummy")
+    return Round(hands, went_out, hand_rummy)
 
 
 # ---------------------------------------------------------------- rules
@@ -103,20 +104,16 @@ def _example(node: Node, source: Source, index: int) -> Example:
     fields = values.keys(node, source, what, EXAMPLE)
 
     def text(name: str) -> str:
-        kind = EXAMPLE[name].kind
-        assert isinstance(kind, Text)
-        return values.text(kind, fields[name], source, name)
+        return values.text(_TEXTS[name], fields[name], source, name)
 
     example_id = text("id")
-    illustrates_kind = EXAMPLE["illustrates"].kind
-    assert isinstance(illustrates_kind, Choice)
     return Example(
         id=example_id,
         title=text("title"),
         situation=parse_round(fields["situation"], source, f"{what}.situation"),
         note=text("note") if "note" in fields else None,
         illustrates=(
-            Reason(values.choice(illustrates_kind, fields["illustrates"], source, "illustrates"))
+            Reason(values.choice(_ILLUSTRATES, fields["illustrates"], source, "illustrates"))
             if "illustrates" in fields
             else None
         ),
@@ -153,9 +150,10 @@ def _numbers(top: dict[str, Node], source: Source) -> tuple[dict[str, int | floa
                 value = values.integer(field.kind, nodes[what], source, what)
                 assert value is not None  # no key of the rules' sections is nullable
                 numbers[what] = value
-            else:
-                assert isinstance(field.kind, Number)
+            elif isinstance(field.kind, Number):
                 numbers[what] = values.number(field.kind, nodes[what], source, what)
+            else:  # the table's mistake, not the file's
+                raise TypeError(f"{what}: a section of the rules holds numbers, not {field.kind}")
     return numbers, nodes
 
 
