@@ -61,7 +61,8 @@ class Integer:
     minimum: int = 1
     maximum: int = MAX_VALUE
     # The loader's words for a value above a maximum below MAX_VALUE ("<what> is <value>; <over>").
-    # Empty where a semantic check refuses such a value first, naming the relation (a seat).
+    # Empty where the maximum follows from semantic checks, whose words name the relation:
+    # went_out must be a seat of its round (spec.rules), whose count the engine bounds.
     over: str = ""
     nullable: bool = False
 
@@ -106,8 +107,9 @@ class CardCode:
 
 @dataclass(frozen=True)
 class ListOf:
-    """A list of ``items``. ``min_items``/``max_items`` are the schema's; the loader leaves the
-    count of hands to the engine, which checks it against the rules' own (tighter) players."""
+    """A list of ``items``. ``min_items``/``max_items`` are the schema's: the loader leaves the
+    one bounded count, the hands of a round, to the engine, which checks it against the rules'
+    own players (tighter than two decks' 2 to 8, and named in its words)."""
 
     items: Field
     min_items: int | None = None
