@@ -36,7 +36,7 @@ from generator.errors import Location, RulesdocError, display_path, short
 from generator.io import files
 from generator.io.yamlload import Source, check_tag, loader, mapping, sequence, yaml_error
 
-# The node readers of rules.py, so that a round read here fails with the same words as there.
+# The reader of rules.py (from the table of fields), so that a round read here fails with the same words.
 from generator.spec.rules import parse_round
 
 Form = Literal["round", "list", "game"]
