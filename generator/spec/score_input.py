@@ -37,7 +37,7 @@ from generator.io import files
 from generator.io.yaml_nodes import check_tag, mapping, sequence
 from generator.io.yamlload import EventReader, Source, yaml_error
 
-# The node readers of rules.py, so that a round read here fails with the same words as there.
+# The reader of rules.py (from the table of fields), so that a round read here fails with the same words.
 from generator.spec.rules import parse_round
 
 Form = Literal["round", "list", "game"]
