@@ -17,7 +17,8 @@ from yaml.nodes import Node
 from generator.engine.model import CardValues, Example, Hand, Reason, Round, Rules
 from generator.errors import Location, RulesdocError, display_path
 from generator.io import files
-from generator.io.yamlload import Source, compose, sequence
+from generator.io.yaml_nodes import sequence
+from generator.io.yamlload import Source, compose
 from generator.spec import values
 from generator.spec.fields import (
     EXAMPLE,

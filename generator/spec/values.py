@@ -13,12 +13,12 @@ import re
 from fractions import Fraction
 
 import yaml
-from yaml.constructor import SafeConstructor
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from generator.engine.cards import Card, parse_card
 from generator.errors import RulesdocError, short
-from generator.io.yamlload import Source, check_tag, mapping
+from generator.io.yaml_nodes import check_tag, mapping
+from generator.io.yamlload import Source, scalar_value
 from generator.spec.fields import MAX_VALUE, Boolean, Choice, Integer, Number, Section, Text
 
 # Control characters but tab and line feed (as msgfmt and YAML's own reader refuse them raw).
@@ -42,7 +42,7 @@ def scalar(node: Node, source: Source, what: str) -> object:
         kind = "a list" if isinstance(node, SequenceNode) else "a mapping"
         raise source.error(node, f"{what} must be a single value, not {kind}")
     try:
-        return _construct_scalar(node)
+        return scalar_value(node)
     except (yaml.YAMLError, ValueError, KeyError, TypeError, OverflowError):
         # An explicit tag the value does not fit (``!!int two``), or more digits than Python reads.
         shown = repr(short(node.value, 40))
@@ -50,19 +50,6 @@ def scalar(node: Node, source: Source, what: str) -> object:
             raise source.error(node, f"{what}: {shown} ({len(node.value)} digits) is too large") from None
         kind = node.tag.rsplit(":", 1)[-1]
         raise source.error(node, f"{what}: {shown} is not a valid {kind}") from None
-
-
-_CONSTRUCTOR = SafeConstructor()
-
-
-def _construct_scalar(node: ScalarNode) -> object:
-    """A plain scalar's value (int, float, bool, None, str), by PyYAML's safe constructor.
-
-    Its function for the tag, called directly: the scalar ones keep no state, so one constructor
-    serves every call (a loader apiece, as before, cost a third of `score`'s time).
-    """
-    construct = _CONSTRUCTOR.yaml_constructors.get(node.tag, SafeConstructor.construct_undefined)
-    return construct(_CONSTRUCTOR, node)
 
 
 def integer(kind: Integer, node: Node, source: Source, what: str) -> int | None:
