@@ -220,7 +220,7 @@ def fill_from_danish(path: Path, danish: Any) -> None:
     """
     from babel.messages.pofile import read_po
 
-    from generator.i18n import plurals, po
+    from generator.i18n import plurals, po_writer
 
     catalog = read_po(io.BytesIO(path.read_bytes()))
     rule = plurals.parse(catalog.plural_forms)
@@ -241,7 +241,7 @@ def fill_from_danish(path: Path, danish: Any) -> None:
             else:
                 message.string = theirs.string
         message.flags.discard("fuzzy")
-    path.write_bytes(po.to_bytes(catalog))
+    path.write_bytes(po_writer.to_bytes(catalog))
 
 
 def make_language_project(dest: Path, count: int) -> Path:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from generator.errors import display_path, short
-from generator.i18n import catalogs, plurals, po
+from generator.i18n import catalogs, plurals, po_writer
 from generator.i18n.po import Key, key_of
 from generator.i18n.policy import CONFIG_NAME
 from generator.i18n.verdicts import Rule, Status
@@ -57,7 +57,7 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
     template = shared.workspace.template
     if shared.extracted is None or template is None:
         return
-    extracted_bytes = po.to_bytes(shared.extracted)
+    extracted_bytes = po_writer.to_bytes(shared.extracted)
     committed = template.path.read_bytes()
     if catalogs.same_messages(committed, extracted_bytes):
         return
