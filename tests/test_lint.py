@@ -23,7 +23,7 @@ from generator import lint
 from generator.cli import main as cli
 from generator.i18n import placeholders as printf
 from generator.i18n import po as catalog_file
-from generator.i18n import pseudo
+from generator.i18n import po_writer, pseudo
 from generator.i18n.cldr import PSEUDO_CODE
 from generator.i18n.policy import read_policy
 from generator.i18n.translate import discover_languages
@@ -74,7 +74,7 @@ def po(root: Path, code: str) -> Path:
 def unwrap(path: Path) -> None:
     """Each string of a catalog on one line (gettext's --no-wrap), so that a test can edit it as text."""
     loaded = catalog_file.load(path)
-    path.write_bytes(catalog_file.to_bytes(loaded.catalog, loaded.headers, width=1 << 30))
+    path.write_bytes(po_writer.to_bytes(loaded.catalog, loaded.headers, width=1 << 30))
 
 
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
@@ -609,7 +609,7 @@ def test_rendering_counts_table_cells_like_the_users_dutch_page(project: Path) -
     end = next(i for i, line in enumerate(seed) if line == "Het einde van het spel")
     page = RenderedPage("nl", "scoring.md", "# Punten tellen\n\n" + "\n".join(seed[start:end]) + "\n")
     workspace = Workspace.load(Project.at(project))
-    subject = gather(workspace, read_policy(workspace.project.locales), ["nl"], fresh=False)[1]
+    subject = gather(workspace, read_policy(workspace.project.locales), ["nl"], extract_sources=False)[1]
     found = [dataclasses.replace(f, check="rendering") for f in _tables(subject, page)]
     rows = page.text.splitlines()[4:]
     assert len(found) == len(rows) == 12

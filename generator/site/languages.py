@@ -24,7 +24,7 @@ from generator.i18n.verdicts import Status
 from generator.io import files
 from generator.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
 from generator.pages.render import LanguageResult, Project, Workspace
-from generator.site import helper as aside
+from generator.site import helper
 
 SITE_NAME = "Rami help"  # a message of templates/index.md.j2
 
@@ -142,13 +142,15 @@ def prepare(
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
     if defer and memory is None:
-        deferred = Deferred(workspace, lint.share(workspace, policy, extract=aside.extracted), strict)
+        deferred = Deferred(workspace, lint.share(workspace, policy, extract=helper.extracted), strict)
         rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
         realize(rendering, SOURCE.code)  # its checks also index every language's texts, for all
         return rendering
-    results, changed, fresh = _render(workspace, published, memory)
+    results, changed, sources_changed = _render(workspace, published, memory)
     rendering = Rendering(sites, order, hidden=hidden)
-    judged = {s.code: lint.run([s]) for s in lint.gather(workspace, policy, changed, None, results, fresh)}
+    judged = {
+        s.code: lint.run([s]) for s in lint.gather(workspace, policy, changed, None, results, sources_changed)
+    }
     for code, result in results.items():
         sites[code].pages = tuple((page.name, page.text) for page in result.pages)
         rendering.judged[code] = Judged(judged.get(code, lint.Report((), ())), result.error)
@@ -205,8 +207,8 @@ def _render(
         results.update(workspace.render([language]))
         memory.renders[language.code] = (fingerprint, results[language.code])
         changed.append(language.code)
-    fresh, memory.inputs = sources != memory.inputs, sources
-    return results, changed, fresh
+    sources_changed, memory.inputs = sources != memory.inputs, sources
+    return results, changed, sources_changed
 
 
 def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
