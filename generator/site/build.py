@@ -29,6 +29,7 @@ from mkdocs.exceptions import Abort
 from mkdocs.theme import Theme
 
 from generator.errors import RulesdocError, display_path
+from generator.i18n import jinja_internals
 from generator.pages.rebuild_memory import Memory, digest
 from generator.site import helper, preview, rootfiles
 from generator.site.languages import Judged, LanguageSite, Rendering, realize
@@ -99,10 +100,7 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
         # The theme's file list and compiled templates carry over, and languages whose strings
         # changed have their partial compiled again.
         changed = {name for name, text in partials.items() if _run.partials.get(name) != text}
-        cache = _run.env.cache
-        for key in list(cache.keys()) if cache is not None else ():
-            if key[1] in changed and cache is not None:
-                del cache[key]
+        jinja_internals.forget_templates(_run.env, changed)
     _run.partials.clear()
     _run.partials.update(partials)
     config.theme = share_theme(config.theme, _theme_environment)  # it hands out the shared environment
