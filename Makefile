@@ -21,9 +21,10 @@ export NO_MKDOCS_2_WARNING := 1
 # into it (--python), or, where the interpreter has none, ensurepip after all. Bytecode is
 # compiled on first import, for the modules a command uses, not at install for all of them.
 PIP = $(shell $(PYTHON) -m pip --version >/dev/null 2>&1 && echo "$(PYTHON) -m pip --python $(PY)" || echo "$(PY) -m pip")
-PIP_INSTALL = $(PIP) install --quiet --disable-pip-version-check --no-compile
+# constraints.txt: the minor versions of the libraries whose internals we use, as tested.
+PIP_INSTALL = $(PIP) install --quiet --disable-pip-version-check --no-compile -c constraints.txt
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv --without-pip $(VENV)
 	$(PYTHON) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null
 	$(PIP_INSTALL) -e .

@@ -220,7 +220,7 @@ def fill_from_danish(path: Path, danish: Any) -> None:
     """
     from babel.messages.pofile import read_po
 
-    from generator.i18n import plurals, po
+    from generator.i18n import plurals, po_writer
 
     catalog = read_po(io.BytesIO(path.read_bytes()))
     rule = plurals.parse(catalog.plural_forms)
@@ -241,7 +241,7 @@ def fill_from_danish(path: Path, danish: Any) -> None:
             else:
                 message.string = theirs.string
         message.flags.discard("fuzzy")
-    path.write_bytes(po.to_bytes(catalog))
+    path.write_bytes(po_writer.to_bytes(catalog))
 
 
 def make_language_project(dest: Path, count: int) -> Path:
@@ -709,6 +709,17 @@ def saves_rows(what: str, saves: Saves, issue_goal: str) -> list[Row]:
     return rows
 
 
+def one_line_entry(po: str, msgid: str) -> str:
+    """The catalog with ``msgid``'s entry written on one line each (catalog updates wrap it)."""
+    wrapped = re.compile(r'msgid ""\n((?:"[^"\n]*"\n)+)msgstr ""\n((?:"[^"\n]*"\n)+)')
+
+    def unwrap(match: re.Match[str]) -> str:
+        found, translation = ("".join(re.findall(r'"([^"\n]*)"', match.group(n))) for n in (1, 2))
+        return f'msgid "{found}"\nmsgstr "{translation}"\n' if found == msgid else match.group(0)
+
+    return wrapped.sub(unwrap, po)
+
+
 def preview(tmp: Path, projects: Projects, saves: int = 3) -> tuple[list[Row], Any]:
     rows: list[Row] = []
     figures: dict[str, Any] = {}
@@ -716,7 +727,7 @@ def preview(tmp: Path, projects: Projects, saves: int = 3) -> tuple[list[Row], A
     # Goal 6: 20 languages, a translation changed in the Danish catalog.
     project = copy_project(tmp / "serve-20", SITE_FILES, projects.languages(20))
     catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
-    original = catalog.read_text("utf-8")
+    original = one_line_entry(catalog.read_text("utf-8"), PREVIEW_MSGID)
     entry = re.compile(r'(msgid "' + re.escape(PREVIEW_MSGID) + r'"\nmsgstr ")([^"]+)(")')
     found = entry.search(original)
     if found is None:

@@ -160,11 +160,11 @@ def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
 def test_a_no_python_format_note_keeps_one_flag() -> None:
     from babel.messages.catalog import Catalog
 
-    from generator.i18n import po
+    from generator.i18n import po_writer
 
     catalog = Catalog(locale="da")
     catalog.add("Worth %(points)s", flags=["no-python-format"])
-    text = po.to_bytes(catalog).decode()
+    text = po_writer.to_bytes(catalog).decode()
     assert "#, no-python-format\nmsgid" in text
     assert "python-format," not in text and ", python-format" not in text
 

@@ -16,7 +16,7 @@ from support import PUBLISHED
 from generator.cli.render_checked import render_all
 from generator.engine.cards import ALL_CARDS
 from generator.errors import Refusal, RulesdocError
-from generator.i18n import catalogs, plurals, po
+from generator.i18n import catalogs, plurals, po, po_writer
 from generator.i18n.translate import (
     CARD_CONTEXT,
     FALLBACK_CLOSE,
@@ -34,7 +34,7 @@ from generator.spec.rules import load_rules
 def unwrap(path: Path) -> None:
     """Each string of a catalog on one line (gettext's --no-wrap), so that a test can edit it as text."""
     loaded = po.load(path)
-    path.write_bytes(po.to_bytes(loaded.catalog, loaded.headers, width=1 << 30))
+    path.write_bytes(po_writer.to_bytes(loaded.catalog, loaded.headers, width=1 << 30))
 
 
 def edit_catalog(locales: Path, code: str, edit) -> None:  # type: ignore[no-untyped-def]
@@ -261,7 +261,7 @@ def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: 
     assert sum(1 for context, _ in ids if context == CARD_CONTEXT) == 53
     assert ("theme", "Table of contents") in ids and ("theme", "Permanent link") in ids  # the theme
     # The committed POT is what extraction gives now.
-    assert catalogs.same_messages((root / "locales/messages.pot").read_bytes(), po.to_bytes(template))
+    assert catalogs.same_messages((root / "locales/messages.pot").read_bytes(), po_writer.to_bytes(template))
     titles = [m for m in template if m.id == examples[0].title]
     assert titles[0].locations[0][0] == "rules.yaml" and titles[0].auto_comments
     # Texts of rules.yaml are never %-formatted: "50% off" is a title, not a broken placeholder.

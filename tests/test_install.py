@@ -90,8 +90,8 @@ def test_wheel_carries_every_module_and_template(venv: Path) -> None:
     assert wanted - present == set()
     assert {
         "lint/__init__.py",
-        "theme_templates/main.html",
-        "theme_templates/partials/alternate.html",
+        "site/theme_templates/main.html",
+        "site/theme_templates/partials/alternate.html",
     } <= present
 
 
@@ -116,7 +116,7 @@ def test_installed_commands_run_the_project(venv: Path, tmp_path: Path) -> None:
     ok(run([venv / "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
     for page in ("index.html", "scoring.html", "ms/scoring.html", "pt/index.html", "hi/index.html"):
         assert (out / page).is_file(), page
-    # The theme override of the package (generator/theme_templates/main.html) was found and used.
+    # The theme override of the package (generator/site/theme_templates/main.html) was found and used.
     assert 'lang="hi"' in (out / "hi" / "index.html").read_text(encoding="utf-8")
 
 

@@ -24,7 +24,7 @@ from generator import lint
 from generator.cli import main as cli
 from generator.i18n import placeholders as printf
 from generator.i18n import po as catalog_file
-from generator.i18n import pseudo
+from generator.i18n import po_writer, pseudo
 from generator.i18n.cldr import PSEUDO_CODE
 from generator.i18n.policy import read_policy
 from generator.i18n.translate import discover_languages
@@ -78,7 +78,7 @@ def unwrap(path: Path) -> None:
     after = _UNWRAPPED.get(before)
     if after is None:
         loaded = catalog_file.load(path)
-        after = _UNWRAPPED[before] = catalog_file.to_bytes(loaded.catalog, loaded.headers, width=1 << 30)
+        after = _UNWRAPPED[before] = po_writer.to_bytes(loaded.catalog, loaded.headers, width=1 << 30)
     path.write_bytes(after)
 
 
@@ -625,7 +625,7 @@ def test_rendering_counts_table_cells_like_the_users_dutch_page(project: Path) -
     end = next(i for i, line in enumerate(seed) if line == "Het einde van het spel")
     page = RenderedPage("nl", "scoring.md", "# Punten tellen\n\n" + "\n".join(seed[start:end]) + "\n")
     workspace = Workspace.load(Project.at(project))
-    subject = gather(workspace, read_policy(workspace.project.locales), ["nl"], fresh=False)[1]
+    subject = gather(workspace, read_policy(workspace.project.locales), ["nl"], extract_sources=False)[1]
     found = [dataclasses.replace(f, check="rendering") for f in _tables(subject, page)]
     rows = page.text.splitlines()[4:]
     assert len(found) == len(rows) == 12

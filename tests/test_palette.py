@@ -14,7 +14,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 from support import ROOT
 
-from generator.i18n import theme
+from generator.i18n import material_partials, theme
 from generator.site.plugin import _apply_language
 
 HOSTILE = 'Mørk "tilstand" & <lys>'  # quotes, an ampersand, angle brackets
@@ -57,7 +57,7 @@ def apply(palette: list[dict[str, Any]], translated: dict[str, str | None]) -> S
 
 
 def render_palette(config: SimpleNamespace) -> str:
-    folder = theme.material_dir()
+    folder = material_partials.material_dir()
     assert folder is not None, "mkdocs-material is not installed"
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)))  # as MkDocs: no autoescape
     return env.get_template("partials/palette.html").render(config=config)
@@ -69,7 +69,7 @@ def test_mkdocs_yml_follows_the_system_with_materials_own_icons() -> None:
         ("(prefers-color-scheme: light)", "default"),
         ("(prefers-color-scheme: dark)", "slate"),
     ]
-    folder = theme.material_dir()
+    folder = material_partials.material_dir()
     assert folder is not None
     for option in palette:
         assert (folder / ".icons" / f"{option['toggle']['icon']}.svg").is_file(), option["toggle"]["icon"]

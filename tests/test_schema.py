@@ -1,5 +1,8 @@
 """The JSON Schema of rules.yaml (generator/spec/schema.py) against the loader (generator/spec/rules.py).
 
+Both are derived from one table of the fields (generator/spec/fields.py); these tests check
+what each does with real input, so a reader that stops following the table is caught.
+
 The schema must accept rules.yaml, refuse every schema-level case of the bad-input corpus, and
 agree with the loader value by value at every bound. Cases that need two values at once, or
 that fail before there is any data, are listed below with the reason no JSON Schema sees them.
@@ -7,6 +10,7 @@ that fail before there is any data, are listed below with the reason no JSON Sch
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from typing import Any
@@ -21,11 +25,12 @@ from support import ROOT
 from generator.engine.cards import ALL_CARDS, parse_card
 from generator.engine.scoring import check_example_illustrates
 from generator.errors import RulesdocError
-from generator.spec import rules as loader
-from generator.spec.rules import MAX_VALUE, load_rules, parse_rules
-from generator.spec.schema import DIALECT, EXAMPLE_ID_PATTERN, card_pattern, rules_schema, schema_text
+from generator.spec.fields import EXAMPLE_ID_PATTERN, MAX_VALUE, card_pattern
+from generator.spec.rules import load_rules, parse_rules
+from generator.spec.schema import DIALECT, rules_schema, schema_text
 
 BAD_RULES = ROOT / "tests" / "bad_inputs" / "rules"
+RULES_SECTIONS = ("players", "card_values", "melds", "hand_rummy", "never_opened", "target")
 BASE = (ROOT / "tests" / "fixtures" / "rules" / "base.yaml").read_text("utf-8")
 VALIDATOR = jsonschema.Draft202012Validator(rules_schema())
 
@@ -166,6 +171,60 @@ def test_the_schema_refuses_every_schema_level_bad_input(name: str) -> None:
         assert not schema_accepts(parsed), f"{name}: the schema accepts what the loader refuses"
 
 
+# ---------------------------------------------------------------- the keys of every mapping
+
+UNKNOWN = "qqqqqqqq"  # close to no key: the loader lists every key it takes
+EXAMPLE_WITH = """examples:
+  - id: an-example
+    title: A title{example}
+    situation:
+      hands:
+        - cards: []{hand}
+        - cards: [5H]
+      went_out: 0{situation}
+"""
+
+
+def with_unknown_key(where: str) -> str:
+    """The base rules (with one example) with the key UNKNOWN added to the mapping at ``where``."""
+    at = {name: "" for name in ("example", "hand", "situation")}
+    if where in at:
+        indent = {"example": 4, "hand": 10, "situation": 6}[where]
+        at[where] = f"\n{' ' * indent}{UNKNOWN}: 1"
+    text = BASE + EXAMPLE_WITH.format(**at)
+    if where == "the rules":
+        return text + f"{UNKNOWN}: 1\n"
+    if where not in at:
+        text, count = re.subn(rf"^{where}:\n", rf"{where}:\n  {UNKNOWN}: 1\n", text, flags=re.M)
+        assert count == 1, where
+    return text
+
+
+SCHEMA_OBJECTS = {
+    "the rules": lambda schema: schema,
+    **{section: (lambda s, name=section: s["properties"][name]) for section in RULES_SECTIONS},
+    "example": lambda schema: schema["properties"]["examples"]["items"],
+    "situation": lambda schema: schema["properties"]["examples"]["items"]["properties"]["situation"],
+    "hand": lambda schema: schema["properties"]["examples"]["items"]["properties"]["situation"]["properties"][
+        "hands"
+    ]["items"],
+}
+
+
+@pytest.mark.parametrize("where", SCHEMA_OBJECTS)
+def test_every_mapping_takes_the_schemas_keys_and_no_other(where: str) -> None:
+    """The loader's list of a mapping's keys (required first) is the schema's, mapping by mapping."""
+    parse_rules(BASE + EXAMPLE_WITH.format(example="", hand="", situation=""))  # the text without it is good
+    with pytest.raises(RulesdocError) as error:
+        parse_rules(with_unknown_key(where))
+    message = str(error.value)
+    assert f"unknown key {UNKNOWN!r}" in message, message
+    taken = message.split("; expected one of: ")[1].split(", ")
+    schema = SCHEMA_OBJECTS[where](rules_schema())
+    required = schema["required"]
+    assert taken == required + [key for key in schema["properties"] if key not in required]
+
+
 # ---------------------------------------------------------------- value by value, at every bound
 
 
@@ -253,9 +312,22 @@ def test_the_card_pattern_is_parse_cards_syntax(code: str) -> None:
     assert bool(re.search(card_pattern(), code)) == parsed, repr(code)
 
 
-@given(st.text(alphabet="az09-_A.", max_size=8))
+def loader_accepts_id(example_id: str) -> bool:
+    """What parse_rules decides of an example with this id (quoted: the text is the id as is)."""
+    example = (
+        f"examples:\n  - id: {json.dumps(example_id)}\n    title: T\n"
+        "    situation: {hands: [{cards: []}, {cards: [5H]}], went_out: 0}\n"
+    )
+    try:
+        parse_rules(BASE + example)
+    except RulesdocError:
+        return False
+    return True
+
+
+@given(st.text(alphabet="az09-_A. ", max_size=8))
 def test_the_id_pattern_is_the_loaders(example_id: str) -> None:
-    assert bool(re.search(EXAMPLE_ID_PATTERN, example_id)) == bool(loader._ID_PATTERN.match(example_id))
+    assert bool(re.search(EXAMPLE_ID_PATTERN, example_id)) == loader_accepts_id(example_id), repr(example_id)
 
 
 def test_a_situation_is_checked_hand_by_hand() -> None:
@@ -274,3 +346,13 @@ def test_a_situation_is_checked_hand_by_hand() -> None:
         {**ok, "situation": {"hands": [{"cards": []}, hand], "went_out": 0, "hand_rummy": "yes"}},
     ):
         assert not schema_accepts({**rules, "examples": [broken]}), broken
+
+
+def test_an_absent_key_reads_as_the_schemas_default() -> None:
+    """Editors show the schema's default; the loader reads an absent key as that same value."""
+    rules = parse_rules(BASE + EXAMPLE_WITH.format(example="", hand="", situation=""))
+    situation = rules.examples[0].situation
+    schema = SCHEMA_OBJECTS["situation"](rules_schema())
+    hand = SCHEMA_OBJECTS["hand"](rules_schema())
+    assert situation.hand_rummy is schema["properties"]["hand_rummy"]["default"] is False
+    assert situation.hands[1].opened is hand["properties"]["opened"]["default"] is True

@@ -14,7 +14,8 @@ import pytest
 from test_schema import BASE, load, loader_accepts, schema_accepts, with_value
 
 from generator.errors import RulesdocError
-from generator.spec.rules import MAX_VALUE, parse_rules
+from generator.spec.fields import MAX_VALUE
+from generator.spec.rules import parse_rules
 
 EXAMPLE = """examples:
   - id: {id}

@@ -415,3 +415,35 @@ def test_hostile_input_keeps_last_good_pages_until_fixed(
         f"joker = {joker + 10} after the fix", lambda: shows_joker(preview.get("da")[1], joker + 10)
     )
     assert_last_good_pages(preview, joker + 10)
+
+
+def test_each_rebuild_reports_errors_of_languages_it_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preview's memory keeps a language's report with its pages: a second rebuild of the same
+    broken input (a busy watcher sees one save as two changes) reports the error again, and a
+    rebuild that failed on an input is not remembered as a good one."""
+    from generator.pages.rebuild_memory import Memory
+    from generator.site.languages import prepare
+    from generator.site.options import site_options
+
+    root = copy_project(tmp_path / "project")
+    monkeypatch.chdir(root)
+    memory = Memory()
+
+    def rebuild() -> list[str]:
+        codes = list(site_options(Path("mkdocs.yml")).languages)
+        return prepare(Project.at(Path(".")), codes, strict=False, memory=memory).warnings
+
+    assert not [line for line in rebuild() if ": error: " in line]
+    edit(root / DANISH_PO, "jokeren %(joker)s,", "jokeren %(jokr)s,")
+    for _ in range(2):  # the second rebuild renders no language again
+        errors = [line for line in rebuild() if ": error: [placeholders]" in line]
+        assert errors and all(line.startswith(str(DANISH_PO)) for line in errors), errors
+    restore = break_with_deep_glossary(root)
+    for _ in range(2):
+        with pytest.raises(RulesdocError) as raised:
+            rebuild()
+        assert str(raised.value).startswith("locales/da/glossary.yaml:"), raised.value
+    restore()
+    assert [line for line in rebuild() if ": error: [placeholders]" in line]

@@ -172,11 +172,12 @@ def test_the_helper_process_changes_no_byte_and_its_failure_only_costs_time(
     reads is a speed-up only: the site is the same with it, without it (one core) and when it
     fails."""
     failing = (  # the helper process fails at both its jobs; the main process works as before
-        "import os, sys; from generator import aside, catalogs\n"
+        "import os, sys; from generator.site import helper\n"
+        "from generator.i18n import catalogs\n"
         "main, extract = os.getpid(), catalogs.extract\n"
         "def fail(): raise RuntimeError('the helper failed')\n"
         "def extract_here(root): return extract(root) if os.getpid() == main else fail()\n"
-        "aside._compile_theme, catalogs.extract = fail, extract_here\n"
+        "helper._compile_theme, catalogs.extract = fail, extract_here\n"
         "from mkdocs.__main__ import cli\n"
         "sys.argv = ['mkdocs', 'build', '--strict', '-q', '-d', sys.argv[1]]\n"
         "cli()\n"

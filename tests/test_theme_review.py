@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po, write_po
 from support import ROOT, copy_project
 from support.newlang import build_site, fill
 
-from generator.i18n import catalogs, theme
+from generator.i18n import catalogs, material_partials, theme
 from generator.i18n.theme import THEME_CONTEXT
 from generator.i18n.translate import CatalogStats, catalog_path
 from generator.i18n.verdicts import THEME_ORIGIN
@@ -58,7 +58,7 @@ def test_a_new_languages_imported_theme_strings_count_as_unreviewed_until_confir
 ) -> None:
     path = catalogs.init(project_copy / "locales", "ar")
     catalog = read(path)
-    arabic = theme.material_strings("ar")
+    arabic = material_partials.material_strings("ar")
     assert arabic is not None
     imported = [m for m in theme_entries(catalog) if m.string]
     assert len(imported) >= 20  # Material's Arabic answers nearly every key we use
@@ -116,7 +116,7 @@ def test_unreviewed_strings_are_shown_meanwhile(project_copy: Path) -> None:
     arabic = next(language for language in workspace.languages if language.code == "ar")
     strings = _language_site(workspace, arabic).strings
     assert strings["select.language"] == "اختر اللغة"  # the catalog's text, not English
-    assert strings["toc"] == (theme.material_strings("ar") or {})["toc"]
+    assert strings["toc"] == (material_partials.material_strings("ar") or {})["toc"]
     assert strings["rulesdoc.permalink"] == "Permanent link"  # nobody has translated it: English
     assert "rulesdoc.permalink" in strings[theme.ENGLISH_KEYS].split()
     assert "toc" not in strings[theme.ENGLISH_KEYS].split()
@@ -131,7 +131,7 @@ def test_update_imports_a_new_theme_string_as_new_and_unreviewed(project_copy: P
     (done,) = catalogs.update(locales, ["ar"])
     assert done.new == 1 and done.fuzzy == 0, done.summary()
     entry = read(path).get("Back to top", THEME_CONTEXT)
-    assert entry.string == (theme.material_strings("ar") or {})["top"]
+    assert entry.string == (material_partials.material_strings("ar") or {})["top"]
     assert entry.fuzzy and entry.user_comments == [THEME_ORIGIN]
 
 
@@ -218,7 +218,10 @@ def test_untranslated_chrome_falls_back_to_english_marked_as_english(tmp_path: P
     counted = stats(project, "ar")
     assert cells[:4] == [0, 0, counted.untranslated, counted.unreviewed] and counted.unreviewed > 0
     arabic = (tmp_path / "site" / "ar" / "scoring.html").read_text("utf-8")
-    assert 'placeholder="{}"'.format((theme.material_strings("ar") or {})["search.placeholder"]) in arabic
+    assert (
+        'placeholder="{}"'.format((material_partials.material_strings("ar") or {})["search.placeholder"])
+        in arabic
+    )
     missing = (tmp_path / "site" / "sw" / "404.html").read_text("utf-8")
     assert '<h1 lang="en">404 - Not found</h1>' in missing
     assert re.search(

@@ -27,8 +27,9 @@ from babel.messages.mofile import write_mo
 
 from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import plurals, po, theme
+from generator.i18n import plurals, po, po_writer, theme
 from generator.i18n.cldr import canonical, parse_locale
+from generator.i18n.material_partials import material_code, material_strings
 from generator.i18n.theme import THEME_CONTEXT
 from generator.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
 from generator.i18n.verdicts import NO_FORMAT, THEME_ORIGIN, from_theme
@@ -163,7 +164,7 @@ def same_messages(a: bytes, b: bytes) -> bool:
 def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
     """Write ``messages.pot``; returns whether it changed."""
     path = template_path(locales)
-    data = po.to_bytes(extract(root))
+    data = po_writer.to_bytes(extract(root))
     if path.exists():
         old = path.read_bytes()
         # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
@@ -260,7 +261,7 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
     reworded = {key for key, m in after.items() if m.fuzzy and key not in imported}
     fuzzy = sum(1 for key in reworded if not before.get(key, False))
     obsolete = len(set(catalog.obsolete) - obsolete_before)
-    data = po.to_bytes(catalog, loaded.headers)
+    data = po_writer.to_bytes(catalog, loaded.headers)
     old = loaded.path.read_bytes()
     changed = not same_messages(old, data)
     if changed:
@@ -289,31 +290,9 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
         if message.id and message.pluralizable:
             written = loaded.forms_written.get(po.key_of(message))
             texts = po.forms(message.string)[:written]  # Babel pads a short entry with ""
-            message.string = remap_forms(texts, current, target)
+            message.string = plurals.remap_forms(texts, current, target)
     set_plural_forms(catalog, target)
     return f"Plural-Forms set to CLDR's ({target.count} forms)"
-
-
-def remap_forms(
-    texts: tuple[str, ...], old: plurals.PluralForms | None, new: plurals.PluralForms
-) -> tuple[str, ...]:
-    """Each new form takes the old form that the same count picked: the meaning stays.
-
-    Only when the old header describes the entry (as many forms written as it says); an
-    entry the header does not describe, or a mapping that would leave a written
-    translation out, keeps its forms where they are: no translation is ever erased.
-    """
-    positional = tuple(texts[i] if i < len(texts) else "" for i in range(new.count))
-    if old is None or old.count != len(texts):
-        return positional
-    result = []
-    for index, numbers in new.samples_by_form().items():
-        source = old.select(numbers[0]) if numbers else index
-        result.append(texts[source] if source < len(texts) else "")
-    kept = set(result)
-    if any(text and text not in kept for text in texts):
-        return positional
-    return tuple(result)
 
 
 # ---------------------------------------------------------------- compile and init
@@ -350,7 +329,7 @@ def init(locales: Path, code: str, locale_code: str | None = None, root: Path | 
     catalog.update(template)
     catalog.msgid_bugs_address = template.msgid_bugs_address
     prefill_theme(catalog, set())
-    files.write_atomically(path, po.to_bytes(catalog))
+    files.write_atomically(path, po_writer.to_bytes(catalog))
     return path
 
 
@@ -363,8 +342,8 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
     flag, which the translator removes to confirm it (:func:`generator.i18n.verdicts.from_theme`).
     """
     tag = str(catalog.locale).replace("_", "-") if catalog.locale else ""
-    code = theme.material_code(tag) if tag else None
-    theirs = theme.material_strings(code) if code else None
+    code = material_code(tag) if tag else None
+    theirs = material_strings(code) if code else None
     by_english = {m.english: m.key for m in theme.messages()}
     for message in catalog:
         if message.context != THEME_CONTEXT or po.key_of(message) in known or not message.id:
@@ -402,6 +381,6 @@ def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
 
 
 def set_plural_forms(catalog: Catalog, rule: plurals.PluralForms) -> None:
-    """Babel keeps the header it writes in two private fields: it has no setter for them."""
-    catalog._num_plurals = rule.count  # type: ignore[assignment]
-    catalog._plural_expr = rule.expression  # type: ignore[assignment]
+    """Through Babel's public header setter: a Plural-Forms field sets num_plurals and plural_expr
+    (only the fields given are read; the catalog's other header fields stay)."""
+    catalog.mime_headers = [("Plural-Forms", rule.header)]

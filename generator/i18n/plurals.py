@@ -220,3 +220,23 @@ class _Parser:
 
 def _combine(operator: Callable[[int, int], int], left: Rule, right: Rule) -> Rule:
     return lambda n: operator(left(n), right(n))
+
+
+def remap_forms(texts: tuple[str, ...], old: PluralForms | None, new: PluralForms) -> tuple[str, ...]:
+    """Each new form takes the old form that the same count picked: the meaning stays.
+
+    Only when the old header describes the entry (as many forms written as it says); an
+    entry the header does not describe, or a mapping that would leave a written
+    translation out, keeps its forms where they are: no translation is ever erased.
+    """
+    positional = tuple(texts[i] if i < len(texts) else "" for i in range(new.count))
+    if old is None or old.count != len(texts):
+        return positional
+    result = []
+    for index, numbers in new.samples_by_form().items():
+        source = old.select(numbers[0]) if numbers else index
+        result.append(texts[source] if source < len(texts) else "")
+    kept = set(result)
+    if any(text and text not in kept for text in texts):
+        return positional
+    return tuple(result)

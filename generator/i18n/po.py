@@ -1,11 +1,11 @@
 """The one catalog loader: a ``.po`` file read and parsed once, with the facts Babel drops.
 
-Every caller (the build, ``check``, ``catalog update``, the pseudo-locale) reads a
-catalog through :func:`load`. It parses with Babel's own ``PoFileParser`` in a single
-pass, extended to refuse what Babel's lenient reader lets through (an unquoted string,
-a message defined twice, a ``msgstr`` without its ``msgid``) and to keep what it
-normalizes away: how many ``msgstr[N]`` a plural entry really has (Babel pads a short
-entry silently) and on which line each header field sits.
+Every caller (the build, ``check``, ``catalog update``, the pseudo-locale) reads a catalog
+through :func:`load`. It parses with Babel's own parser in a single pass (through the Babel
+seam, :mod:`generator.i18n.babel_internals`), extended to refuse what Babel's lenient reader
+lets through (an unquoted string, a message defined twice, a ``msgstr`` without its
+``msgid``) and to keep what it normalizes away: how many ``msgstr[N]`` a plural entry really
+has (Babel pads a short entry silently) and on which line each header field sits.
 
 A catalog is untrusted input: its size is bounded, it must be UTF-8, and its
 Plural-Forms header is parsed by :mod:`generator.i18n.plurals` *before* Babel sizes any
@@ -25,16 +25,16 @@ other than tab and newline, raw or escaped, and numeric escapes (Babel shows the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import PoFileParser, escape, unescape
+from babel.messages.pofile import unescape
 
 from generator.errors import Location, RulesdocError, display_path, short
-from generator.i18n import gettext_po, plurals
+from generator.i18n import plurals
+from generator.i18n.babel_internals import Entry, PoParser
 from generator.io import files
 
 Key = tuple[str, str | None]  # (singular msgid, msgctxt): how Babel keys a catalog
@@ -89,8 +89,8 @@ def ids(message: Message) -> tuple[str, ...]:
     return tuple(message.id) if isinstance(message.id, (tuple, list)) else (message.id,)
 
 
-class _Parser(PoFileParser):
-    """Babel's parser, strict where it is lenient, recording what it normalizes away.
+class _Parser(PoParser):
+    """Babel's parser (through the seam), strict where it is lenient, recording what it normalizes away.
 
     It also refuses what ``msgfmt -c`` refuses and Babel lets through (an unknown escape such
     as ``\\q``, a translation that begins or ends with a newline its msgid lacks), and control
@@ -100,7 +100,7 @@ class _Parser(PoFileParser):
     """
 
     def __init__(self, catalog: Catalog, path: str) -> None:
-        super().__init__(catalog, ignore_obsolete=False, abort_invalid=True)
+        super().__init__(catalog)
         self.path = path
         self.forms_written: dict[Key, int] = {}
         self.lines: dict[Key, int] = {}
@@ -114,12 +114,10 @@ class _Parser(PoFileParser):
     def fail(self, lineno: int, message: str) -> RulesdocError:
         return RulesdocError(f"invalid catalog: {message}", Location(self.path, lineno + 1))
 
-    def _invalid_pofile(self, line: str, lineno: int, msg: str) -> None:
-        if msg.startswith("msg has more translations than num_plurals"):
-            return  # a header/entry mismatch: the forms are counted, the linter reports it
-        raise self.fail(lineno, msg)
+    def invalid(self, lineno: int, message: str) -> None:
+        raise self.fail(lineno, message)
 
-    def _process_keyword_line(self, lineno: int, line: str, obsolete: bool = False) -> None:
+    def keyword_line(self, lineno: int, line: str) -> tuple[str, str]:
         match = _KEYWORD.fullmatch(line)
         if match is None or not _QUOTED.fullmatch(match.group(2).strip()):
             raise self.fail(
@@ -127,31 +125,34 @@ class _Parser(PoFileParser):
                 f'expected a keyword (msgid, msgstr, ...) and a "quoted string", got {short(line, 40)!r}',
             )
         keyword, quoted = match.group(1), match.group(2).strip()
-        if keyword.startswith("msgstr") and not self.messages:
+        if keyword.startswith("msgstr") and not self.id_count:
             raise self.fail(lineno, "msgstr without a msgid before it")
-        if keyword == "msgstr" and self.translations:
+        if keyword == "msgstr" and self.string_count:
             raise self.fail(lineno, "a second msgstr for one msgid")
         self._check_forms_order(lineno, keyword)
         self._check_string(lineno, quoted)
         # Babel splits at the first space; msgfmt takes any whitespace (`msgid\t""` too).
-        super()._process_keyword_line(lineno, f"{keyword} {quoted}", obsolete)
+        return keyword, quoted
+
+    def keyword_read(self, lineno: int, keyword: str, quoted: str) -> None:
         self.keyword_lines[keyword] = lineno
         if keyword.startswith("msgstr"):
             self.msgstr_strings = [(lineno, quoted)]
 
-    def _process_string_continuation_line(self, line: str, lineno: int) -> None:
+    def string_line(self, lineno: int, line: str) -> None:
         if not _QUOTED.fullmatch(line):
             raise self.fail(lineno, f"expected a quoted string, got {short(line, 40)!r}")
         self._check_string(lineno, line)
-        super()._process_string_continuation_line(line, lineno)
-        if self.in_msgstr:
+
+    def string_read(self, lineno: int, line: str, in_msgstr: bool) -> None:
+        if in_msgstr:
             self.msgstr_strings.append((lineno, line))
 
     def _check_forms_order(self, lineno: int, keyword: str) -> None:
         """As msgfmt: a plural entry has msgstr[0], msgstr[1]... in order; a singular one, msgstr."""
         if not keyword.startswith("msgstr"):
             return
-        plural = len(self.messages) > 1
+        plural = self.id_count > 1
         if keyword == "msgstr":
             if plural:
                 raise self.fail(
@@ -162,7 +163,7 @@ class _Parser(PoFileParser):
             raise self.fail(
                 lineno, f"{keyword} without a msgid_plural before it; a singular entry has msgstr"
             )
-        expected = len(self.translations)
+        expected = self.string_count
         if keyword != f"msgstr[{expected}]":
             raise self.fail(
                 lineno, f"{keyword} where msgstr[{expected}] comes next (forms are numbered in order)"
@@ -190,82 +191,81 @@ class _Parser(PoFileParser):
                 f"invalid escape \\{letter} (msgfmt: invalid control sequence); write \\\\ for a backslash",
             )
 
-    def _add_message(self) -> None:
-        msgid = self.messages[0].denormalize()
-        context = self.context.denormalize() if self.context else None
+    def entry_ending(self, entry: Entry) -> None:
+        msgid, context = entry.ids[0], entry.context
         key: Key = (msgid, context)
-        if msgid == "" and len(self.messages) > 1:
-            raise self.fail(self.offset, 'an empty msgid with a msgid_plural; msgid "" is the header\'s')
+        if msgid == "" and len(entry.ids) > 1:
+            raise self.fail(entry.line, 'an empty msgid with a msgid_plural; msgid "" is the header\'s')
         if msgid != "":
-            self._check_unique(key)
-        if not self.obsolete:
-            if msgid == "" and len(self.messages) == 1:
-                self._header(context)
-                super()._add_message()
-                self.keyword_lines = {}
-                self._check_plural_count()
-                return
-            self.lines[key] = self.offset + 1
-            if len(self.messages) > 1:
-                self.forms_written[key] = len(self.translations)
-            if "fuzzy" not in self.flags:
-                self._check_newlines()
-        super()._add_message()
-        self.keyword_lines = {}
+            self._check_unique(key, entry)
+        if entry.obsolete:
+            return
+        if msgid == "" and len(entry.ids) == 1:
+            self._header(entry)
+            return
+        self.lines[key] = entry.line + 1
+        if len(entry.ids) > 1:
+            self.forms_written[key] = entry.string_count
+        if "fuzzy" not in entry.flags:
+            self._check_newlines(entry)
 
-    def _check_unique(self, key: Key) -> None:
+    def entry_added(self, entry: Entry) -> None:
+        self.keyword_lines = {}
+        if not entry.obsolete and entry.ids == ("",):
+            self._check_plural_count(entry.line)
+
+    def _check_unique(self, key: Key, entry: Entry) -> None:
         """One entry per msgid and msgctxt, obsolete (#~) ones included, as msgfmt wants."""
         first = self.lines.get(key) or self.obsolete_lines.get(key)
         if first is not None:
-            raise self.fail(self.offset, f"msgid {short(key[0])!r} is defined twice (first on line {first})")
-        if self.obsolete:
-            self.obsolete_lines[key] = self.offset + 1
+            raise self.fail(entry.line, f"msgid {short(key[0])!r} is defined twice (first on line {first})")
+        if entry.obsolete:
+            self.obsolete_lines[key] = entry.line + 1
 
-    def _check_newlines(self) -> None:
+    def _check_newlines(self, entry: Entry) -> None:
         """What ``msgfmt -c`` checks: msgid_plural and every translated msgstr begin and end with
         a newline exactly where the msgid does (fuzzy and untranslated entries are not checked)."""
-        msgid = self.messages[0].denormalize()
-        others = [("msgid_plural", m.denormalize()) for m in self.messages[1:2]]
-        plural = len(self.messages) > 1
-        others += [
-            (f"msgstr[{i}]" if plural else "msgstr", s.denormalize()) for i, s in sorted(self.translations)
-        ]
+        msgid = entry.ids[0]
+        others = [("msgid_plural", text) for text in entry.ids[1:2]]
+        plural = len(entry.ids) > 1
+        others += [(f"msgstr[{i}]" if plural else "msgstr", text) for i, text in sorted(entry.strings)]
         for name, text in others:
             if not text:
                 continue
             for end, test in (("begin", str.startswith), ("end", str.endswith)):
                 if test(msgid, "\n") != test(text, "\n"):
                     raise self.fail(
-                        self.keyword_lines.get(name, self.offset),
+                        self.keyword_lines.get(name, entry.line),
                         f"'msgid' and '{name}' entries do not both {end} with '\\n' (msgfmt -c refuses it)",
                     )
 
-    def _header(self, context: str | None) -> None:
+    def _header(self, entry: Entry) -> None:
         """Read the header's fields, and put a harmless Plural-Forms in place for Babel."""
+        context = entry.context
         if self.header_line is not None:
             what = f"msgctxt {short(context)!r} and an empty msgid" if context is not None else 'msgid ""'
             raise self.fail(
-                self.offset,
+                entry.line,
                 f"a second header entry ({what}); the header is on line {self.header_line} "
                 "and Babel would read this one's fields as the header's",
             )
         if context is not None:
             raise self.fail(
-                self.offset,
+                entry.line,
                 f"an entry with msgctxt {short(context)!r} and an empty msgid; "
                 'an empty msgid is the header (msgid "", no msgctxt)',
             )
-        self.header_line = self.offset + 1
-        self.header_text = self.translations[0][1].denormalize()
+        self.header_line = entry.line + 1
+        self.header_text = entry.strings[0][1]
         self.header, safe_text = _read_header(self.msgstr_strings, self.path)
-        self.translations[0][1][:] = [escape(safe_text)]
+        self.replace_first_string(safe_text)
 
-    def _check_plural_count(self) -> None:
+    def _check_plural_count(self, line: int) -> None:
         # Babel reads the header its own way (RFC 822 folding, repeated fields): whatever it made
         # of it, no plural entry may be sized past CLDR's most forms.
         if self.catalog.num_plurals > plurals.MAX_FORMS:
             raise self.fail(
-                self.offset,
+                line,
                 f"the header gives {self.catalog.num_plurals} plural forms; "
                 f"a language has 1 to {plurals.MAX_FORMS} (CLDR)",
             )
@@ -370,124 +370,3 @@ def header_fields(text: str) -> tuple[tuple[str, str], ...]:
         if colon and name.strip():
             found.append((name.strip(), value.strip()))
     return tuple(found)
-
-
-def to_bytes(
-    catalog: Catalog, headers: Sequence[tuple[str, str]] = (), width: int = gettext_po.PAGE_WIDTH
-) -> bytes:
-    """A catalog as the ``.po`` text we commit: laid out as GNU gettext writes it
-    (:mod:`generator.i18n.gettext_po`), the header as :func:`header_of` decides it, with the
-    fields other tools added (``headers``: the file's own, e.g. Poedit's ``X-Generator``) kept."""
-    return gettext_po.dumps(entries(catalog, headers), width)
-
-
-# Header fields the writer decides; any other field a file has is kept as written.
-# Generated-By is Babel's stamp: it changes with each Babel release and says nothing.
-_MANAGED = {
-    "project-id-version", "report-msgid-bugs-to", "pot-creation-date", "po-revision-date",
-    "last-translator", "language", "language-team", "plural-forms", "mime-version",
-    "content-type", "content-transfer-encoding", "generated-by",
-}  # fmt: skip
-# Text of gettext's and Babel's templates: a header holding it says nothing true.
-_PLACEHOLDERS = ("EMAIL@ADDRESS", "FULL NAME", "FIRST AUTHOR", "ORGANIZATION", "LL@li.org", "YEAR")
-
-
-def _placeholder(text: str) -> bool:
-    return any(mark in text for mark in _PLACEHOLDERS) or "LANGUAGE" in text.split()
-
-
-def _date(value: object) -> str | None:
-    if not isinstance(value, datetime) or value.year <= 1970:
-        return None  # unset, a template's "YEAR-MO-DA", or the epoch of an unset SOURCE_DATE_EPOCH
-    return value.strftime("%Y-%m-%d %H:%M%z") if value.tzinfo else value.strftime("%Y-%m-%d %H:%M+0000")
-
-
-def header_of(catalog: Catalog, kept: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """The header fields written: real values only, never a template's placeholder.
-
-    A template (no locale) has no translator, team, language or revision date. A
-    catalog's revision date is the translator's (their tool sets it when they save); a
-    catalog that never had one takes the template's creation date, never today's.
-    """
-    created = _date(catalog.creation_date)
-    fields: list[tuple[str, str]] = [("Project-Id-Version", f"{catalog.project} {catalog.version}".strip())]
-    bugs = catalog.msgid_bugs_address or ""
-    fields.append(("Report-Msgid-Bugs-To", "" if _placeholder(bugs) else bugs))
-    fields.append(("POT-Creation-Date", created or ""))
-    if not catalog.locale_identifier:  # a template: no translation yet; the fields gettext expects, empty
-        fields += [
-            (name, "") for name in ("PO-Revision-Date", "Last-Translator", "Language-Team", "Language")
-        ]
-    else:
-        revised = _date(catalog.revision_date) or created or ""
-        fields.append(("PO-Revision-Date", revised))
-        translator = catalog.last_translator or ""
-        fields.append(("Last-Translator", "" if _placeholder(translator) else translator))
-        team = catalog.language_team or ""
-        if not team or _placeholder(team):
-            name = catalog.locale.english_name if catalog.locale else str(catalog.locale_identifier)
-            team = f"{name} <{bugs}>" if bugs and not _placeholder(bugs) else str(name)
-        fields.append(("Language-Team", team))
-        fields.append(("Language", str(catalog.locale_identifier)))
-        fields.append(("Plural-Forms", catalog.plural_forms))
-    fields += [
-        ("MIME-Version", "1.0"),
-        ("Content-Type", "text/plain; charset=UTF-8"),
-        ("Content-Transfer-Encoding", "8bit"),
-    ]
-    fields += [(name, value) for name, value in kept if name.lower() not in _MANAGED]
-    return fields
-
-
-def header_comment(catalog: Catalog) -> list[str]:
-    """The header's comment lines (without ``#``), the template's placeholder lines left out."""
-    lines = [line[1:] for line in catalog.header_comment.splitlines() if line.startswith("#")]
-    texts = [line[1:] if line.startswith(" ") else line for line in lines]
-    texts = [text for text in texts if not _placeholder(text) and "(C) 1970" not in text]
-    while texts and not texts[-1].strip():
-        texts.pop()
-    return texts
-
-
-def entries(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> Iterator[gettext_po.Entry]:
-    """The catalog as gettext entries: the header, the messages, the obsolete ones."""
-    fields = header_of(catalog, headers)
-    yield gettext_po.Entry(
-        "",
-        ("".join(f"{name}: {value}\n" for name, value in fields),),
-        translator_comments=header_comment(catalog),
-        flags=("fuzzy",) if catalog.fuzzy else (),
-    )
-    for message in catalog:
-        if message.id:
-            yield _entry(message, obsolete=False)
-    for message in catalog.obsolete.values():
-        yield _entry(message, obsolete=True)
-
-
-def _entry(message: Message, obsolete: bool) -> gettext_po.Entry:
-    texts = ids(message)
-    strings = forms(message.string)
-    if len(texts) > 1 and not strings:
-        strings = ("", "")
-    return gettext_po.Entry(
-        msgid=texts[0],
-        msgstr=strings or ("",),
-        msgid_plural=texts[1] if len(texts) > 1 else None,
-        msgctxt=message.context,
-        translator_comments=message.user_comments,
-        extracted_comments=message.auto_comments,
-        references=[(name, line) for name, line in message.locations],
-        flags=_flags(message),
-        previous=tuple(message.previous_id) if message.fuzzy else (),
-        obsolete=obsolete,
-    )
-
-
-def _flags(message: Message) -> list[str]:
-    """The message's flags; Babel adds python-format to every message holding "%(name)s", also
-    when read back from a file that says no-python-format (a rules note): that one flag stays."""
-    flags = set(message.flags)
-    if "no-python-format" in flags:
-        flags.discard("python-format")
-    return sorted(flags)

@@ -22,7 +22,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import catalogs, po
+from generator.i18n import catalogs, po_writer
 from generator.i18n import placeholders as printf
 from generator.i18n.cldr import PSEUDO_CODE, PSEUDO_LOCALE
 from generator.i18n.translate import catalog_path
@@ -93,6 +93,6 @@ def write_pseudo(locales: Path, out: Path = DEFAULT_OUT) -> Path:
     template = catalogs.load_template(locales)
     catalog = pseudo_catalog(template.catalog)
     path = catalog_path(out, PSEUDO_CODE)
-    files.write_atomically(path, po.to_bytes(catalog))
+    files.write_atomically(path, po_writer.to_bytes(catalog))
     files.write_atomically(template_path(out), template.path.read_bytes())
     return path

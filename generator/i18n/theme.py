@@ -1,34 +1,32 @@
 """The theme's own words (Material for MkDocs' UI strings) as messages of our catalogs.
 
 Material ships UI strings for 69 languages, as Jinja partials
-``partials/languages/<code>.html``. A language it lacks would crash its build, and
-some of its chrome is English in every language ("Permanent link", the footer's
-"Made with", "404 - Not found"). So the strings the site shows are messages of ours
-with context ``theme`` (English source: Material's ``en.html``), extracted like every
-other message (``babel.cfg`` maps ``mkdocs.yml``, which chooses the theme, to
-:func:`extract_theme`). Each language's build gets a generated partial answering every
-key: our translation (one ``catalog init``/``update`` imported from Material counts as
-unreviewed until a translator confirms it, and is shown meanwhile), else Material's string
-for the language, else English; the keys left in English are listed under
+``partials/languages/<code>.html`` (read by :mod:`generator.i18n.material_partials`, the
+seam). A language it lacks would crash its build, and some of its chrome is English in every
+language ("Permanent link", the footer's "Made with", "404 - Not found"). So the strings the
+site shows are messages of ours with context ``theme`` (English source: Material's
+``en.html``), extracted like every other message (``babel.cfg`` maps ``mkdocs.yml``, which
+chooses the theme, to :func:`extract_theme`). Each language's build gets a generated partial
+answering every key: our translation (one ``catalog init``/``update`` imported from Material
+counts as unreviewed until a translator confirms it, and is shown meanwhile), else
+Material's string for the language, else English; the keys left in English are listed under
 :data:`ENGLISH_KEYS`, for our templates to mark them ``lang="en"``.
 """
 
 from __future__ import annotations
 
-import functools
 import html
 import json
-import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
-from importlib.util import find_spec
-from pathlib import Path
 from typing import IO, Any
 
 from babel import Locale
 from babel.core import get_global
 
+from generator.i18n import material_partials
 from generator.i18n import placeholders as printf
+from generator.i18n.material_partials import lunr_languages, material_code, material_strings
 
 THEME_CONTEXT = "theme"
 
@@ -89,39 +87,6 @@ EXTRA: dict[str, tuple[str, str]] = {
 # The theme key whose value lists, space-separated, the keys a language shows in English.
 ENGLISH_KEYS = "rulesdoc.english"
 MATERIAL_HOME = "https://squidfunk.github.io/mkdocs-material/"
-_ENTRY = re.compile(r'^\s*"([A-Za-z.]+)":\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
-
-
-def material_dir() -> Path | None:
-    spec = find_spec("material")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations))) / "templates"
-
-
-@functools.cache
-def material_strings(code: str) -> Mapping[str, str] | None:
-    """Material's strings for a language (its spelling: ``pt-BR``), or None if it has none."""
-    folder = material_dir()
-    if folder is None or not re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,4})?", code):
-        return None
-    path = folder / "partials" / "languages" / f"{code}.html"
-    if not path.is_file():
-        return None
-    found = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = _ENTRY.match(line)
-        if match:
-            found[match.group(1)] = json.loads(match.group(2))
-    return found
-
-
-def material_code(tag: str) -> str | None:
-    """The Material partial for a BCP 47 tag: itself, else its language alone (``de-CH`` → ``de``)."""
-    for candidate in (tag, tag.split("-")[0]):
-        if material_strings(candidate) is not None:
-            return candidate
-    return None
 
 
 @dataclass(frozen=True)
@@ -132,7 +97,7 @@ class ThemeMessage:
 
 
 def messages() -> list[ThemeMessage]:
-    english = material_strings("en") or {}
+    english = material_partials.english()
     found = [ThemeMessage(key, english[key], note) for key, note in KEYS.items() if key in english]
     found += [ThemeMessage(key, text, note) for key, (text, note) in EXTRA.items()]
     return found
@@ -176,7 +141,7 @@ def theme_strings(tag: str, direction: str, translated: Mapping[str, str | None]
 
     ``translated`` maps each English source to its translation, None where we have none.
     """
-    english = material_strings("en") or {}
+    english = material_partials.english()
     code = material_code(tag)
     theirs = material_strings(code) if code else None
     values: dict[str, str] = {}
@@ -217,15 +182,6 @@ _DEFAULT_SEPARATOR = r"[\s\-]+"
 _UNSPACED = {"Hani", "Hans", "Hant", "Jpan", "Kore", "Thai", "Laoo", "Khmr", "Mymr", "Tibt"}
 _CHARACTER_SEPARATOR = r"[\s\-\u3000\u3001\u3002\uff0c\uff0e]+|(?=\S)"
 _LUNR_ALIASES = {"nb": "no", "nn": "no"}  # lunr-languages names Norwegian "no"
-
-
-def lunr_languages() -> frozenset[str]:
-    """The lunr.js languages the installed Material ships (its search worker loads them)."""
-    folder = material_dir()
-    if folder is None:
-        return frozenset()
-    found = (folder / "assets" / "javascripts" / "lunr" / "min").glob("lunr.*.min.js")
-    return frozenset(path.name.split(".")[1] for path in found)
 
 
 def search_settings(locale: Locale, tag: str) -> SearchSettings:

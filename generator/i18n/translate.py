@@ -15,7 +15,6 @@ recorded once, with the template line that asked for it.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from generator.engine.cards import Card, Rank, Suit
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import cldr
 from generator.i18n.cldr import Formatter as Formatter  # the view model formats with it
+from generator.i18n.jinja_internals import asking_template
 from generator.i18n.markup import escape_message
 from generator.i18n.po import Key, LoadedCatalog, forms, key_of, load
 from generator.i18n.verdicts import Status, Verdict, judge
@@ -203,19 +203,6 @@ class Miss:
     where: Location | None  # the template line that asked for it, if a template did
 
 
-def _asking_template() -> Location | None:
-    """The innermost template line on the stack (Jinja marks its compiled code with the template)."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        template = frame.f_globals.get("__jinja_template__")
-        if template is not None and template.filename:
-            return Location(
-                display_path(template.filename), template.get_corresponding_lineno(frame.f_lineno)
-            )
-        frame = frame.f_back  # type: ignore[assignment]
-    return None
-
-
 class Translator:
     """Gettext for one language; every result is escaped for Markdown/HTML text."""
 
@@ -250,7 +237,7 @@ class Translator:
         if self.language.is_source:
             return english, False
         if key not in self.missed:
-            self.missed[key] = Miss(key, _asking_template())
+            self.missed[key] = Miss(key, asking_template())
         return english, True
 
     def _marked(self, found: tuple[str, bool]) -> str:

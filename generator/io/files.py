@@ -5,10 +5,12 @@ elsewhere in the project, never outside it: a catalog symlinked to a secret woul
 otherwise print its first line into a public CI log), of a bounded size, and its
 content is never echoed in an error about what kind of file it is.
 
-Writing: a file is replaced atomically (an unnamed temporary file, linked and renamed
-into place, so a kill leaves either the old file or the new one, keeping its mode);
-a folder is replaced by building its successor beside it and exchanging the two in
-one ``renameat2(RENAME_EXCHANGE)`` call where Linux offers it.
+Writing: a file is replaced atomically (a temporary file beside it, renamed into place,
+so a kill leaves either the old file or the new one, keeping its mode); a folder is
+replaced by building its successor beside it and exchanging the two in one
+``renameat2(RENAME_EXCHANGE)`` call where Linux offers it.
+
+POSIX only (Linux, macOS): the folder lock is ``flock`` (``fcntl``), which Windows lacks.
 """
 
 from __future__ import annotations
@@ -148,46 +150,19 @@ def _write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
-    temporary = _link_unnamed(path, data, mode) if hasattr(os, "O_TMPFILE") else None
-    if temporary is None:
-        handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        temporary = Path(name)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.chmod(temporary, mode)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+    # A kill while writing leaves the old file and a hidden temporary one. An unnamed file
+    # (O_TMPFILE, linked before the rename) narrowed that leftover's window, Linux only and at a
+    # cost: 0.27 ms CPU a write against 0.16 ms here (2,000 writes of 20 KB, interleaved runs).
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    temporary = Path(name)
     try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-
-
-def _link_unnamed(path: Path, data: bytes, mode: int) -> Path | None:
-    """Write into an unnamed file (``O_TMPFILE``): a kill while writing leaves nothing behind.
-
-    Only the instant between linking it under a temporary name and renaming it over
-    ``path`` has a name to leave; returns None where the file system cannot do this.
-    """
-    try:
-        handle = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, mode)
-    except OSError:
-        return None
-    try:
-        with os.fdopen(handle, "wb", closefd=False) as out:
-            out.write(data)
-        os.fchmod(handle, mode)
-        temporary = path.parent / f".{path.name}.{os.getpid()}.tmp"
-        temporary.unlink(missing_ok=True)
-        os.link(f"/proc/self/fd/{handle}", temporary, follow_symlinks=True)
-        return temporary
-    except OSError:
-        return None
-    finally:
-        os.close(handle)
 
 
 def _umask() -> int:
@@ -199,6 +174,10 @@ def _umask() -> int:
 # ---------------------------------------------------------------- whole folders
 
 
+# The atomic exchange (Linux renameat2 through ctypes) is what keeps the old folder whole when
+# a run dies: with two renames, a kill between them leaves no folder at ``target`` (the old one
+# sits at ``.NAME.old-PID``, which the next run's remove_leftovers deletes), and a reader sees
+# none for that moment. It buys no time (make bench): it is kept for that guarantee.
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -264,11 +243,11 @@ def _replace_folder(staged: Path, target: Path) -> None:
         # Not one step, so a reader may see a mix for a moment; the build itself was whole.
         _replace_contents(staged, target)
         return
-    # No atomic exchange: two renames, with the old folder kept aside until the new one is in place.
-    aside = target.with_name(f".{target.name}.old-{os.getpid()}")
-    os.rename(target, aside)
+    # No atomic exchange: two renames, the previous folder moved out of the way until the new one is in.
+    previous = target.with_name(f".{target.name}.old-{os.getpid()}")
+    os.rename(target, previous)
     os.rename(staged, target)
-    shutil.rmtree(aside, ignore_errors=True)
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def _replace_contents(staged: Path, target: Path) -> None:

@@ -10,17 +10,45 @@ nested deeper than :data:`MAX_DEPTH` as soon as it reaches that depth.
 LibYAML's syntax errors are worded differently from PyYAML's; they are translated here
 (:func:`yaml_error`), never found again by re-reading the text with PyYAML's parser,
 which on a large or deeply nested input is the unbounded part.
+
+This is the PyYAML seam: the one module that uses PyYAML's internals (the rest of rulesdoc
+uses its public errors, events and node classes). Each one, why no public API does it, and
+what breaks if it changes (:data:`ASSUMPTIONS` checks each; tests/test_seams.py runs them):
+
+- ``yaml._yaml.CParser`` (private module): LibYAML's parser alone. The public
+  ``yaml.CSafeLoader`` composes with PyYAML's composer too, but its class cannot take our
+  depth bound; :class:`FastLoader` is assembled as ``yaml/cyaml.py`` assembles ``CSafeLoader``.
+  If it goes: ``LIBYAML`` is False and every read takes PyYAML's parser (slower, same results).
+- ``Composer.compose_node(parent, index)`` (undocumented): overridden by :class:`DepthBound` to
+  count nesting, and called by :class:`EventReader` to compose one round at a time. If its
+  signature changes: every YAML read fails.
+- The composer's state ``anchors`` (anchor name → node) and ``Resolver.resolve(kind, value,
+  implicit)``: :meth:`EventReader.start` opens a collection as ``Composer.compose_sequence_node``
+  and ``compose_mapping_node`` do, without composing its items (the public ``compose`` builds
+  the whole document: 1 GB for 100 000 rounds). If they change: streamed ``score`` input breaks.
+- ``ComposerError``'s words for a duplicate anchor and a second document, repeated by
+  :class:`EventReader` so that streamed input fails as composed input does.
+- ``Reader.NON_PRINTABLE`` (undocumented class attribute): the characters PyYAML refuses, found
+  before LibYAML (which accepts some of them) parses; ``Reader(text)`` then raises the error
+  with its position. If it goes: a control character gives LibYAML's error, or none.
+- ``SafeConstructor.yaml_constructors`` (the registry behind ``add_constructor``) and
+  ``construct_undefined``: :func:`scalar_value` calls the safe constructor's function for a
+  scalar's tag directly (a loader per value cost a third of ``score``'s time).
+- LibYAML's problem texts (:data:`_PYYAML_WORDS`), translated to PyYAML's; a changed text keeps
+  LibYAML's words (the error is still one line with its line number).
 """
 
 from __future__ import annotations
 
-import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.util import find_spec
 from typing import Any
 
 import yaml
-from yaml.composer import Composer
+from yaml.composer import Composer, ComposerError
 from yaml.constructor import SafeConstructor
+from yaml.events import Event, MappingEndEvent, StreamEndEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
@@ -115,6 +143,88 @@ def load(text: str, source: Source) -> Any:
         raise RulesdocError(f"invalid YAML value: {error}", source.at(node)) from None
 
 
+class EventReader:
+    """A YAML document read event by event, its nodes composed one at a time by PyYAML's composer.
+
+    For input too large to compose whole (``score``'s rounds): the caller walks the events (the
+    public ``check``/``next``), opens and closes collections with :meth:`start` and :meth:`finish`,
+    and composes each item alone with :meth:`compose`. Errors are PyYAML's: see :func:`yaml_error`.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._loader = loader(text)
+
+    def check(self, *kinds: type[Event]) -> bool:
+        return bool(self._loader.check_event(*kinds))
+
+    def next(self) -> Any:  # PyYAML types its events as the base class, without their fields
+        return self._loader.get_event()
+
+    def compose(self, parent: Node | None, index: Node | int | None) -> Node:
+        """One node and everything in it (PyYAML returns None only where no node starts)."""
+        # (types-PyYAML says int: PyYAML passes a mapping value's key too, for path resolvers)
+        node = self._loader.compose_node(parent, index)
+        assert node is not None
+        return node  # type: ignore[no-any-return]
+
+    def start(self, kind: type[SequenceNode] | type[MappingNode]) -> Node:
+        """Open a collection node as PyYAML's composer does, without its items (read one by one)."""
+        loader = self._loader
+        event = loader.peek_event()
+        if event.anchor is not None and event.anchor in loader.anchors:
+            first = loader.anchors[event.anchor].start_mark
+            raise ComposerError(
+                f"found duplicate anchor {short(event.anchor)!r}; first occurrence", first,
+                "second occurrence", event.start_mark,
+            )  # fmt: skip
+        loader.get_event()
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = loader.resolve(kind, None, event.implicit)
+        node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        if event.anchor is not None:
+            loader.anchors[event.anchor] = node
+        loader.depth += 1
+        return node
+
+    def finish(self, node: Node, kind: type[SequenceNode] | type[MappingNode]) -> None:
+        """Compose what is left of a collection (a mapping's other keys) and close it."""
+        if kind is MappingNode:
+            while not self.check(MappingEndEvent):
+                key = self.compose(node, None)
+                node.value.append((key, self.compose(node, key)))
+        node.end_mark = self.next().end_mark
+        self._loader.depth -= 1
+
+    def end_document(self, root: Node) -> None:
+        """The document's end, and the stream's: a second document is refused as PyYAML refuses it."""
+        self.next()
+        if not self.check(StreamEndEvent):
+            event = self.next()
+            raise ComposerError(
+                "expected a single document in the stream", root.start_mark,
+                "but found another document", event.start_mark,
+            )  # fmt: skip
+        self.next()
+
+    def dispose(self) -> None:
+        self._loader.dispose()
+
+
+_CONSTRUCTOR = SafeConstructor()
+
+
+def scalar_value(node: ScalarNode) -> object:
+    """A plain scalar's value (int, float, bool, None, str), by PyYAML's safe constructor.
+
+    Its function for the tag, called directly: the scalar ones keep no state, so one constructor
+    serves every call (a loader apiece, as before, cost a third of `score`'s time). Raises what
+    the constructor raises for a value its tag cannot hold (``!!int two``).
+    """
+    construct = _CONSTRUCTOR.yaml_constructors.get(node.tag, SafeConstructor.construct_undefined)
+    return construct(_CONSTRUCTOR, node)
+
+
 # LibYAML's words for a problem, as PyYAML's parser words it (the rest of rulesdoc, and its
 # users' searches, know PyYAML's); a problem not here keeps LibYAML's words.
 _PYYAML_WORDS = {
@@ -165,46 +275,126 @@ def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocErro
     return RulesdocError(f"YAML syntax error: {' '.join(str(error).split())}", Location(source.path))
 
 
-# ---------------------------------------------------------------- node shapes
-# What every YAML input (rules.yaml, score input) checks of a composed node, naming its line.
+# ---------------------------------------------------------------- assumptions (tests/test_seams.py)
+# Each check returns None when the assumption holds, else what changed; its docstring says
+# what is assumed.
 
-PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
-
-
-def check_tag(node: Node, source: Source) -> None:
-    if node.tag not in PLAIN_TAGS:
-        raise source.error(node, f"YAML tag {node.tag!r} is not allowed; rules files take plain data only")
+LIBRARY = "pyyaml"
 
 
-def sequence(node: Node, source: Source, what: str) -> list[Node]:
-    check_tag(node, source)
-    if not isinstance(node, SequenceNode):
-        raise source.error(node, f"{what} must be a list")
-    return list(node.value)
+def _libyaml_parser() -> str | None:
+    """Where PyYAML has its LibYAML extension (yaml._yaml), it holds CParser, and FastLoader
+    composes the same nodes as PyYAML's own parser."""
+    if not LIBYAML:  # built without LibYAML: PyYAML's parser is used, as intended
+        return "yaml._yaml has no CParser any more" if find_spec("yaml._yaml") else None
+    text = "a: [1, {b: c}]\nd: &x e\nf: *x\n"
+    fast, plain = FastLoader(text).get_single_node(), BoundedLoader(text).get_single_node()
+    if _shape(fast) != _shape(plain):
+        return f"LibYAML's CParser composes {_shape(fast)}, PyYAML's parser {_shape(plain)}"
+    return None
 
 
-def mapping(
-    node: Node, source: Source, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()
-) -> dict[str, Node]:
-    """A mapping's values by key; unknown, duplicate and missing keys are errors."""
-    check_tag(node, source)
-    if not isinstance(node, MappingNode):
-        kind = "a list" if isinstance(node, SequenceNode) else "a single value"
-        raise source.error(node, f"{what} must be a mapping of keys to values, not {kind}")
-    allowed = required + optional
-    found: dict[str, Node] = {}
-    for key_node, value_node in node.value:
-        key = key_node.value if isinstance(key_node, ScalarNode) else None
-        if not isinstance(key, str) or key_node.tag != "tag:yaml.org,2002:str":
-            raise source.error(key_node, f"{what}: keys must be plain names")
-        if key in found:
-            raise source.error(key_node, f"duplicate key {short(key)!r} in {what}")
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; expected one of: {', '.join(allowed)}"
-            raise source.error(key_node, f"unknown key {short(key)!r} in {what}{hint}")
-        found[key] = value_node
-    missing = [key for key in required if key not in found]
-    if missing:
-        raise source.error(node, f"{what} is missing the key {missing[0]!r}")
-    return found
+def _shape(node: Node | None) -> object:
+    """A node as plain data (tag, value, line) to compare two parsers' nodes."""
+    if node is None:
+        return None
+    if isinstance(node, ScalarNode):
+        return (node.tag, node.value, node.start_mark.line)
+    if isinstance(node, MappingNode):
+        return (node.tag, [(_shape(k), _shape(v)) for k, v in node.value])
+    return (node.tag, [_shape(item) for item in node.value])
+
+
+def _problem_of(make: Callable[[str], Any], text: str) -> str | None:
+    """What a loader class finds wrong with a text, in the words :func:`yaml_error` shows."""
+    try:
+        make(text).get_single_node()
+    except yaml.MarkedYAMLError as error:
+        return _problem(error, text)
+    return None
+
+
+def _depth_bound() -> str | None:
+    """The composer calls compose_node(parent, index) for every node, so DepthBound refuses
+    deep nesting, with LibYAML's parser and with PyYAML's."""
+    text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    for make in (FastLoader, BoundedLoader) if LIBYAML else (BoundedLoader,):
+        problem = _problem_of(make, text)
+        if problem != f"nested more than {MAX_DEPTH} levels deep":
+            return f"{make.__name__} no longer calls compose_node: nesting past {MAX_DEPTH} gives {problem!r}"
+    return None
+
+
+def _stream_list(text: str) -> Node:
+    """A document that is a list, read as ``score`` reads its rounds."""
+    reader = EventReader(text)
+    try:
+        reader.next(), reader.next()  # the stream's start, the document's
+        root = reader.start(SequenceNode)
+        while not reader.check(yaml.SequenceEndEvent):
+            root.value.append(reader.compose(root, len(root.value)))
+        reader.finish(root, SequenceNode)
+        reader.end_document(root)
+        return root
+    finally:
+        reader.dispose()
+
+
+def _events_compose_one_at_a_time() -> str | None:
+    """EventReader composes a list item by item into the nodes compose() gives (the composer's
+    anchors, resolve), and refuses a duplicate anchor and a second document with PyYAML's words."""
+    text = "- &a {x: 1}\n- *a\n- [1, 2]\n"
+    streamed, whole = _shape(_stream_list(text)), _shape(compose(text, Source("probe")))
+    if streamed != whole:
+        return f"streamed nodes {streamed} differ from composed {whole}"
+    for bad, words in (("&a [&a [1]]", "found duplicate anchor 'a'"), ("[1]\n--- [2]", "but found another")):
+        try:
+            _stream_list(bad)
+            return f"{bad!r} is no longer refused"
+        except yaml.YAMLError as error:
+            if words not in str(error):
+                return f"{bad!r} fails with {str(error)!r}, not {words!r}"
+    return None
+
+
+def _non_printable() -> str | None:
+    """Reader.NON_PRINTABLE finds the characters PyYAML refuses, and Reader(text) raises the
+    ReaderError with their position."""
+    text = "a: b\x00c\n"
+    if not Reader.NON_PRINTABLE.search(text):
+        return "Reader.NON_PRINTABLE no longer finds a NUL"
+    try:
+        loader(text)
+    except ReaderError as error:
+        return None if error.position == 4 else f"ReaderError's position is {error.position!r}, not 4"
+    return "Reader(text) no longer raises a ReaderError for a NUL"
+
+
+def _scalar_constructors() -> str | None:
+    """SafeConstructor.yaml_constructors maps each plain tag to a function of (constructor, node)."""
+    cases = {"int": ("12", 12), "bool": ("yes", True), "null": ("~", None), "float": ("1.5", 1.5)}
+    for name, (value, expected) in cases.items():
+        found = scalar_value(ScalarNode(f"tag:yaml.org,2002:{name}", value))
+        if found != expected or type(found) is not type(expected):
+            return f"the safe constructor gives {found!r} for !!{name} {value!r}, not {expected!r}"
+    return None
+
+
+def _libyaml_words() -> str | None:
+    """LibYAML's problem texts translated here (_PYYAML_WORDS) are the ones it gives, so an
+    error reads the same with either parser."""
+    for text in ("a: b: c\n", "a:\n\tb: 1\n") if LIBYAML else ():
+        worded = [_problem_of(FastLoader, text), _problem_of(BoundedLoader, text)]
+        if worded[0] is None or worded[0] != worded[1]:
+            return f"LibYAML and PyYAML word the error in {text!r} differently: {worded}"
+    return None
+
+
+ASSUMPTIONS: tuple[Callable[[], str | None], ...] = (
+    _libyaml_parser,
+    _depth_bound,
+    _events_compose_one_at_a_time,
+    _non_printable,
+    _scalar_constructors,
+    _libyaml_words,
+)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from generator.errors import display_path, short
-from generator.i18n import catalogs, plurals, po
+from generator.i18n import catalogs, plurals, po_writer
 from generator.i18n.po import Key, key_of
 from generator.i18n.policy import CONFIG_NAME
 from generator.i18n.verdicts import Rule, Status
@@ -55,17 +55,17 @@ def stale(subject: Subject) -> Iterator[Finding]:
 def _stale_template(subject: Subject) -> Iterator[Finding]:
     shared = subject.shared
     template = shared.workspace.template
-    if shared.fresh is None or template is None:
+    if shared.extracted is None or template is None:
         return
-    fresh_bytes = po.to_bytes(shared.fresh)
+    extracted_bytes = po_writer.to_bytes(shared.extracted)
     committed = template.path.read_bytes()
-    if catalogs.same_messages(committed, fresh_bytes):
+    if catalogs.same_messages(committed, extracted_bytes):
         return
     committed_keys = {key_of(m): m for m in template.messages()}
-    fresh_keys = {key_of(m): m for m in shared.fresh if m.id}
+    extracted_keys = {key_of(m): m for m in shared.extracted if m.id}
     told = False
     root = shared.workspace.project.root
-    for key, message in fresh_keys.items():
+    for key, message in extracted_keys.items():
         if key not in committed_keys:
             told = True
             source = message.locations[0] if message.locations else (None, None)
@@ -75,7 +75,7 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
                 path=path, line=source[1], msgid=key[0],
             )  # fmt: skip
     for key, message in committed_keys.items():
-        if key not in fresh_keys:
+        if key not in extracted_keys:
             told = True
             yield subject.finding(
                 f"messages.pot keeps a message no template or rules.yaml has any more: {UPDATE}", message
@@ -83,7 +83,7 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
     if not told:  # same messages, other comments, source lines or plural forms
         diff = difflib.unified_diff(
             committed.decode("utf-8", "replace").splitlines(),
-            fresh_bytes.decode("utf-8", "replace").splitlines(),
+            extracted_bytes.decode("utf-8", "replace").splitlines(),
             subject.shown_path,
             "fresh extraction",
             lineterm="",

@@ -30,7 +30,7 @@ class Shared:
 
     workspace: Workspace
     policy: Policy
-    fresh: Catalog | None  # what extraction gives now (None: not asked for)
+    extracted: Catalog | None  # what extraction gives now (None: not asked for)
     concepts: Mapping[str, tuple[str, ...]]  # locales/glossary.yaml: concept → English forms
     pages_dir: Path | None
     # Every language's usable texts per message, the source's being the msgid itself:
@@ -118,7 +118,7 @@ def gather(
     codes: Sequence[str] | None = None,
     pages_dir: Path | None = None,
     results: Mapping[str, LanguageResult] | None = None,
-    fresh: bool = True,
+    extract_sources: bool = True,
     source: bool = True,
 ) -> list[Subject]:
     """The subjects to check: the source language and the chosen catalogs (None: every one);
@@ -127,7 +127,7 @@ def gather(
     ``results``: a render the caller already made (the build's); otherwise one is made here.
     ``source``: include the source language (messages.pot's checks).
     """
-    shared = share(workspace, policy, pages_dir, fresh)
+    shared = share(workspace, policy, pages_dir, extract_sources)
     chosen = ([SOURCE] if source else []) + [language for language in workspace.languages if (
         not language.is_source and (codes is None or language.code in codes))]  # fmt: skip
     if results is None:
@@ -139,10 +139,10 @@ def share(
     workspace: Workspace,
     policy: Policy,
     pages_dir: Path | None = None,
-    fresh: bool = True,
+    extract_sources: bool = True,
     extract: Callable[[Path], Catalog] = catalogs.extract,
 ) -> Shared:
-    """What every language's checks read; ``fresh``: extract the sources to compare with
+    """What every language's checks read; ``extract_sources``: extract the sources to compare with
     messages.pot (``extract``: how; the site build's helper process may have done it already)."""
     root = workspace.project.root
     if workspace.template is None:
@@ -155,7 +155,7 @@ def share(
     return Shared(
         workspace=workspace,
         policy=policy,
-        fresh=extract(root) if fresh else None,
+        extracted=extract(root) if extract_sources else None,
         concepts=concepts,
         pages_dir=pages_dir,
         texts=_texts(workspace),

@@ -52,7 +52,8 @@ class Memory:
 
     catalogs: dict[Path, tuple[Stamp, LoadedCatalog]] = field(default_factory=dict)
     verdicts: dict[str, tuple[object, dict[Key, Verdict]]] = field(default_factory=dict)
-    renders: dict[str, tuple[str, object]] = field(default_factory=dict)  # code → (fingerprint, result)
+    # code → (fingerprint, rendered result, lint report): a language kept is kept with its report
+    renders: dict[str, tuple[str, object, object]] = field(default_factory=dict)
     builds: dict[str, str] = field(default_factory=dict)  # tag → fingerprint of its last build
     inputs: str = ""  # rules, templates and extraction inputs of the last rebuild
     environments: dict[Path, Any] = field(default_factory=dict)  # the page templates' Jinja environment

@@ -13,32 +13,33 @@ strings), run in worker processes forked from the main build, one per core. They
 
 from __future__ import annotations
 
-import copy
-import gc
 import multiprocessing
 import multiprocessing.pool
 import os
 import traceback
-from collections.abc import Collection
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import jinja2
-from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
-from mkdocs.plugins import PluginCollection
 from mkdocs.theme import Theme
-from mkdocs.utils import templates
 
 from generator.errors import RulesdocError, display_path
+from generator.i18n import jinja_internals
 from generator.pages.rebuild_memory import Memory, digest
-from generator.site import helper as aside
-from generator.site import preview, rootfiles
+from generator.site import helper, preview, rootfiles
 from generator.site.languages import Judged, LanguageSite, Rendering, realize
+from generator.site.mkdocs_internals import (
+    ListingEnvironment,
+    build_language,
+    copy_config,
+    share_theme,
+    theme_url,
+)
 
 # Our templates, placed before Material's: a safe <title>, the translated 404 and footer.
 OVERRIDES = Path(__file__).parent / "theme_templates"
@@ -65,14 +66,18 @@ def current() -> LanguageBuild | None:
 
 
 @dataclass
-class _Shared:
-    """What the language builds of this run share: reset by every main build."""
+class _Run:
+    """What one run's builds share in this process; forked workers inherit it (set up by every
+    main build; a preview's rebuild keeps the compiled theme)."""
 
     env: jinja2.Environment | None = None
     partials: dict[str, str] = field(default_factory=dict)
+    validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of this run read it
+    started: _Started | None = None  # language builds running in worker processes
+    pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # what _build_one builds (a preview's?)
 
 
-_shared = _Shared()
+_run = _Run()
 
 
 # ---------------------------------------------------------------- the main build
@@ -85,32 +90,35 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     what changed (its environment checks its templates' sources), and the languages' theme
     strings are replaced in place, where its loader reads them.
     """
-    global _validated
-    _validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
+    _run.validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
     _insert_overrides(config)
     partials = rendering.partials()
-    if not keep or _shared.env is None:
-        _shared.env = None
+    if not keep or _run.env is None:
+        _run.env = None
         rootfiles.forget()
     else:
         # The theme's file list and compiled templates carry over, and languages whose strings
         # changed have their partial compiled again.
-        changed = {name for name, text in partials.items() if _shared.partials.get(name) != text}
-        cache = _shared.env.cache
-        for key in list(cache.keys()) if cache is not None else ():
-            if key[1] in changed and cache is not None:
-                del cache[key]
-    _shared.partials.clear()
-    _shared.partials.update(partials)
-    config.theme = _SharedTheme.wrap(config.theme)  # it hands out the shared environment
+        changed = {name for name, text in partials.items() if _run.partials.get(name) != text}
+        jinja_internals.forget_templates(_run.env, changed)
+    _run.partials.clear()
+    _run.partials.update(partials)
+    config.theme = share_theme(config.theme, _theme_environment)  # it hands out the shared environment
 
 
-def start_aside(config: MkDocsConfig, root: Path) -> None:
+def start_helper(config: MkDocsConfig, root: Path) -> None:
     """Hand the helper process (:mod:`generator.site.helper`) the theme to compile and the project to
-    extract, while the main build reads the catalogs. With one core, the main build does both."""
+    extract, while the main build reads the catalogs. With one core, the main build does both.
+
+    Measured gain: it takes ~0.3 s of CPU (the theme ~255 ms, the extraction ~45 ms) off the
+    main build's serial part, which every language waits for: wall time, where a core is idle
+    (the 6-language build's wall is 0.97 s in bench/RESULTS.md). On a busy machine it buys
+    nothing: 6 languages, load 4 on 2 cores, best of 8 interleaved runs, 1.69 s CPU / 1.77 s wall
+    with it, 1.59 s / 1.68 s without.
+    """
     _insert_overrides(config)
     if workers() > 1:
-        aside.start(config.theme, environment, root)
+        helper.start(config.theme, environment, root)
 
 
 def _insert_overrides(config: MkDocsConfig) -> None:
@@ -119,33 +127,33 @@ def _insert_overrides(config: MkDocsConfig) -> None:
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, overrides)
 
 
-class _SharedEnvironment(jinja2.Environment):
+class _SharedEnvironment(ListingEnvironment):
     """The main build's theme environment, shared by the language builds of the run (and by the
     rebuilds of a preview)."""
 
     theme_dirs: list[str]
 
-    def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
+    def theme_files(self, keep: Callable[[str], bool] | None) -> list[str]:
         """MkDocs lists the theme's files to copy them to the site. The language builds copy none
         (the main build put them at the site root); a preview's rebuild copies the first build's."""
         if current() is not None:
             return []
-        return rootfiles.listing(self.theme_dirs, filter_func)
+        return rootfiles.listing(self.theme_dirs, keep)
 
 
 def shared_environment(theme_env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
     """The run's environment (made from the theme's on first use): compiled templates shared."""
-    if _shared.env is None:
-        _shared.env = environment(theme_env, dirs)
-        _shared.env.bytecode_cache = aside.Compiled(aside.compiled())
-    return _shared.env
+    if _run.env is None:
+        _run.env = environment(theme_env, dirs)
+        _run.env.bytecode_cache = helper.Compiled(helper.compiled())
+    return _run.env
 
 
 def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnvironment:
     """An environment of the run's kind, made from the theme's (also in the helper process:
     compiled code is the same only from environments alike)."""
     shared = _SharedEnvironment(
-        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_shared.partials), theme_env.loader]),  # type: ignore[list-item]
+        loader=jinja2.ChoiceLoader([jinja2.DictLoader(_run.partials), theme_env.loader]),  # type: ignore[list-item]
         auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
         extensions=list(theme_env.extensions),
     )
@@ -161,28 +169,20 @@ def _url(context: jinja2.runtime.Context, value: str) -> str:
     """MkDocs' ``url`` filter; in a language build, theme files are the site root's."""
     if current() is not None and rootfiles.has(value):
         value = "../" + value
-    return templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
+    return theme_url(context, value)
+
+
+def _theme_environment(theme: Theme) -> jinja2.Environment:
+    """The theme as every build of the run sees it: one environment, shared."""
+    return _run.env if _run.env is not None else shared_environment(theme.get_env(), theme.dirs)
 
 
 # ---------------------------------------------------------------- the language builds
 
 
-class _SharedTheme(Theme):
-    """The theme as every build of the run sees it: one environment, shared."""
-
-    @classmethod
-    def wrap(cls, original: Theme) -> _SharedTheme:
-        shared = cls.__new__(cls)
-        shared.__dict__.update(original.__dict__)
-        return shared
-
-    def get_env(self) -> jinja2.Environment:
-        return _shared.env if _shared.env is not None else shared_environment(super().get_env(), self.dirs)
-
-
 def configure_language(config: MkDocsConfig, build: LanguageBuild) -> None:
     _insert_overrides(config)
-    config.theme = _SharedTheme.wrap(config.theme)
+    config.theme = share_theme(config.theme, _theme_environment)
 
 
 @dataclass
@@ -194,9 +194,6 @@ class _Started:
     done: multiprocessing.pool.AsyncResult[list[tuple[Judged | None, str | None]]]
 
 
-_started: _Started | None = None
-
-
 def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
     """Fork the language builds now, while the main build goes on with the source language's.
 
@@ -204,30 +201,27 @@ def start_languages(config: MkDocsConfig, rendering: Rendering) -> None:
     by then, and the workers inherit them. With one core (or one language) the languages are
     built one after another at the end instead (:func:`build_languages`).
     """
-    global _started, _pending
     codes = list(rendering.sites)[1:]
     processes = min(len(codes), workers())
-    if processes <= 1 or _started is not None:
+    if processes <= 1 or _run.started is not None:
         return
-    _pending = (rendering, config, False)
-    # The workers inherit this process's objects: keep the collector from touching (and so
-    # copying) them in every worker. The pool forks its workers as it is made.
-    gc.freeze()
+    _run.pending = (rendering, config, False)
+    # The pool forks its workers as it is made: they inherit what this process made. (gc.freeze()
+    # around the fork, to spare the workers copying the pages the collector touches, showed no
+    # gain in interleaved runs: 48 languages, CPU best of 4 6.81 s without, 7.04 s with.)
     try:
         pool = multiprocessing.get_context("fork").Pool(processes)
     finally:
-        gc.unfreeze()
-        _pending = None
-    _started = _Started(pool, codes, pool.map_async(_build_one, codes, chunksize=1))
+        _run.pending = None
+    _run.started = _Started(pool, codes, pool.map_async(_build_one, codes, chunksize=1))
 
 
 def stop_languages() -> None:
     """The main build failed: stop the language builds (their folders go with the staging one)."""
-    global _started
-    if _started is not None:
-        _started.pool.terminate()
-        _started.pool.join()
-        _started = None
+    if _run.started is not None:
+        _run.started.pool.terminate()
+        _run.started.pool.join()
+        _run.started = None
 
 
 def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory | None = None) -> None:
@@ -239,7 +233,6 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
     ``memory`` (a preview's): a language whose build would be the same as last time is not
     built again; its last build is linked back into the site folder MkDocs emptied.
     """
-    global _pending, _started
     sites = list(rendering.sites.values())[1:]
     fingerprints = {site.language.code: _fingerprint(site, rendering) for site in sites} if memory else {}
     codes = [
@@ -249,17 +242,17 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
         or memory.builds.get(site.language.tag) != fingerprints[site.language.code]
         or not (Path(config.site_dir) / preview.BUILDS / site.language.tag).is_dir()
     ]
-    if _started is not None:
-        started, _started = _started, None
+    if _run.started is not None:
+        started, _run.started = _run.started, None
         with started.pool:
             done = started.done.get()
         codes = started.codes
     else:
-        _pending = (rendering, config, memory is not None)
+        _run.pending = (rendering, config, memory is not None)
         try:
             done = [_build_one(code) for code in codes]
         finally:
-            _pending = None
+            _run.pending = None
     for code, (judged, _) in zip(codes, done, strict=True):
         if judged is not None:
             rendering.judged[code] = judged
@@ -280,55 +273,41 @@ def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
     return digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
 
 
-_pending: tuple[Rendering, MkDocsConfig, bool] | None = None  # read by forked workers
-
-
 def workers() -> int:
     """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling).
-    The workers inherit what the main build made: where processes cannot be forked (Windows),
-    one process builds everything."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return 1
+    The workers inherit what the main build made (fork: POSIX, as generator.io.files is).
+
+    Measured gain: wall time, where cores are idle (bench/RESULTS.md, a quiet machine: wall / CPU
+    0.75, 0.65, 0.64 at 6, 20, 48 languages; one process has about 1.0). On a busy machine they buy
+    nothing: 48 languages, load 4 on 2 cores, best of 4 interleaved runs, one process took
+    5.77 s CPU / 6.14 s wall, the workers 7.04 s / 7.54 s.
+    """
     setting = os.environ.get("RULESDOC_WORKERS", "")
     return max(1, int(setting)) if setting.isdigit() else (os.cpu_count() or 1)
-
-
-_validated: MkDocsConfig | None = None  # mkdocs.yml as the language builds of this run read it
 
 
 def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -> MkDocsConfig:
     """A language build's configuration. Reading and validating mkdocs.yml (two YAML files, the
     plugins, the theme) took a fifth of a language build's time: a process does it once a run,
     and each language build gets a copy of its own, as load_config would have made it."""
-    global _validated
-    if _validated is None or _validated.hooks:
-        _validated = load_config(
+    if _run.validated is None or _run.validated.hooks:
+        _run.validated = load_config(
             job.config_file,
             site_dir=str(site_dir),
             site_url=site_url,
             strict=job.strict,
             use_directory_urls=job.use_directory_urls,
         )
-        if _validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
-            return _validated
-    # As load_config does, the plugins that keep state across builds (on_startup, on_shutdown:
-    # ours) are the same objects in every build; the others are new. Their collection is made
-    # anew, as it registers each plugin's events when the plugin is added.
-    plugins = PluginCollection()
-    for name, plugin in _validated.plugins.items():
-        kept = hasattr(plugin, "on_startup") or hasattr(plugin, "on_shutdown")
-        plugins[name] = plugin if kept else copy.deepcopy(plugin)
-    config = copy.deepcopy(_validated, {id(_validated.plugins): plugins})
-    config.site_dir = str(site_dir)
-    config.site_url = site_url
-    return config
+        if _run.validated.hooks:  # the user's modules, loaded anew for each build: no copy stands in
+            return _run.validated
+    return copy_config(_run.validated, str(site_dir), site_url)
 
 
 def _build_one(code: str) -> tuple[Judged | None, str | None]:
     """One language's build (rendered and judged first if deferred): its verdict, and what went
     wrong with the build, as a line, or None."""
-    assert _pending is not None
-    rendering, main, aside = _pending
+    assert _run.pending is not None
+    rendering, main, previewing = _run.pending
     site = rendering.sites[code]
     judged = None
     if rendering.deferred is not None:
@@ -336,7 +315,7 @@ def _build_one(code: str) -> tuple[Judged | None, str | None]:
         if judged.failure is not None or (rendering.deferred.strict and judged.report.errors):
             return judged, None  # the run will be refused: nothing of this language to build
     # A preview builds beside the site folder's languages, to link them back after MkDocs empties it.
-    base = Path(main.site_dir) / preview.BUILDS if aside else Path(main.site_dir)
+    base = Path(main.site_dir) / preview.BUILDS if previewing else Path(main.site_dir)
     job = LanguageBuild(
         code=code,
         rendering=rendering,
@@ -349,7 +328,7 @@ def _build_one(code: str) -> tuple[Judged | None, str | None]:
     token = _current.set(job)
     try:
         site_url = job.site_url.rstrip("/") + "/" + site.language.tag + "/" if job.site_url else None
-        build(_language_config(job, base / site.language.tag, site_url))
+        build_language(_language_config(job, base / site.language.tag, site_url))
         return judged, None
     except (Abort, RulesdocError) as error:
         return judged, f"{site.language.tag}: {error}"

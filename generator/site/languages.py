@@ -24,7 +24,7 @@ from generator.i18n.verdicts import Status
 from generator.io import files
 from generator.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
 from generator.pages.render import LanguageResult, Project, Workspace
-from generator.site import helper as aside
+from generator.site import helper
 
 SITE_NAME = "Rami help"  # a message of templates/index.md.j2
 
@@ -142,13 +142,25 @@ def prepare(
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
     if defer and memory is None:
-        deferred = Deferred(workspace, lint.share(workspace, policy, extract=aside.extracted), strict)
+        deferred = Deferred(workspace, lint.share(workspace, policy, extract=helper.extracted), strict)
         rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
         realize(rendering, SOURCE.code)  # its checks also index every language's texts, for all
         return rendering
-    results, changed, fresh = _render(workspace, published, memory)
+    results, changed, sources = _render(workspace, published, memory)
+    sources_changed = memory is None or sources != memory.inputs
     rendering = Rendering(sites, order, hidden=hidden)
-    judged = {s.code: lint.run([s]) for s in lint.gather(workspace, policy, changed, None, results, fresh)}
+    judged = {
+        s.code: lint.run([s])
+        for s in lint.gather(workspace, policy, list(changed), None, results, sources_changed)
+    }
+    if memory is not None:
+        # Remembered only once judged: a rebuild that failed (a glossary that cannot be read) is
+        # judged, and its error reported, again by the next rebuild. A language kept from memory
+        # keeps its last report too, so each rebuild reports every language's errors.
+        for code, fingerprint in changed.items():
+            memory.renders[code] = (fingerprint, results[code], judged.get(code, lint.Report((), ())))
+        judged.update({code: memory.renders[code][2] for code in results if code not in changed})  # type: ignore[misc]
+        memory.inputs = sources
     for code, result in results.items():
         sites[code].pages = tuple((page.name, page.text) for page in result.pages)
         rendering.judged[code] = Judged(judged.get(code, lint.Report((), ())), result.error)
@@ -173,12 +185,12 @@ def realize(rendering: Rendering, code: str) -> Judged:
 
 def _render(
     workspace: Workspace, languages: list[Language], memory: Memory | None
-) -> tuple[dict[str, LanguageResult], list[str], bool]:
+) -> tuple[dict[str, LanguageResult], dict[str, str], str]:
     """Every language's pages; with the preview's memory, a language whose inputs did not change
-    keeps its last pages. Returns them, the codes rendered now, and whether the sources changed."""
-    codes = [language.code for language in languages]
+    keeps its last pages. Returns them, the codes rendered now with the fingerprint of their
+    inputs, and the fingerprint of the sources (rules, templates, configuration)."""
     if memory is None:
-        return workspace.render(languages), codes, True
+        return workspace.render(languages), {language.code: "" for language in languages}, ""
     project = workspace.project
     # The checks' own inputs too (the glossaries, check.yaml): a broken one is an error line in
     # the preview, not an edit the preview never sees.
@@ -193,7 +205,7 @@ def _render(
     )
     status = workspace.status
     results: dict[str, LanguageResult] = {}
-    changed = []
+    changed: dict[str, str] = {}
     for language in languages:
         catalog = stamp(language.catalog.path) if language.catalog is not None else None
         glossary = stamp(project.locales / language.code / "glossary.yaml")
@@ -203,10 +215,8 @@ def _render(
             results[language.code] = known[1]  # type: ignore[assignment]
             continue
         results.update(workspace.render([language]))
-        memory.renders[language.code] = (fingerprint, results[language.code])
-        changed.append(language.code)
-    fresh, memory.inputs = sources != memory.inputs, sources
-    return results, changed, fresh
+        changed[language.code] = fingerprint
+    return results, changed, sources
 
 
 def _language_site(workspace: Workspace, language: Language) -> LanguageSite:

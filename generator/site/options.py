@@ -22,12 +22,12 @@ class SiteOptions:
 def site_options(mkdocs_yml: Path) -> SiteOptions:
     if not mkdocs_yml.is_file():
         return SiteOptions()
-    from mkdocs.utils.yaml import yaml_load  # MkDocs' own loader: !ENV and !relative resolved
+    from generator.site.mkdocs_internals import read_mkdocs_yml  # MkDocs' loader: !ENV, !relative
 
     where = Location(display_path(mkdocs_yml))
     try:
         with mkdocs_yml.open("rb") as handle:
-            config = yaml_load(handle) or {}
+            config = read_mkdocs_yml(handle) or {}
     except (yaml.YAMLError, OSError) as error:
         raise RulesdocError(f"invalid mkdocs.yml: {' '.join(str(error).split())}", where) from None
     plugins = config.get("plugins") or [] if isinstance(config, dict) else []

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import posixpath
-import re
 import urllib.parse
 from pathlib import Path
 from typing import Any, Literal
@@ -43,7 +42,6 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from mkdocs.utils import CountHandler
 from mkdocs.utils.templates import TemplateContext
 
 from generator.errors import RulesdocError, display_path
@@ -53,9 +51,16 @@ from generator.io import files
 from generator.pages.rebuild_memory import Memory
 from generator.pages.render import Project
 from generator.site import build as sitebuild
-from generator.site import helper as aside
-from generator.site import publishing, rootfiles
+from generator.site import helper, publishing, rootfiles
+from generator.site.chrome import (
+    ATTRIBUTE_CHROME,
+    compact_alternates,
+    english_attributes,
+    english_site_name,
+    html_direction,
+)
 from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
+from generator.site.mkdocs_internals import StrictWarnings, has_search, set_search_language
 from generator.spec.schema import publish_schema
 
 # Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
@@ -80,6 +85,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         self.site: LanguageSite | None = None
         self.swap: files.FolderSwap | None = None  # the real site folder, while we build beside it
         self.memory: Memory | None = None  # under `mkdocs serve`: what the last rebuild read and built
+        self.warnings = StrictWarnings()  # what MkDocs counts to refuse a strict build, counted alike
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         # Defining on_startup also keeps this plugin object across the rebuilds of `mkdocs serve`,
@@ -106,14 +112,15 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self.site = build.rendering.sites[build.code]
             sitebuild.configure_language(config, build)
         else:
+            self.warnings.attach()  # detached when the build ends (on_post_build, on_build_error)
             if not self.serving:
-                sitebuild.start_aside(config, self._project(config).root)
+                sitebuild.start_helper(config, self._project(config).root)
             self.rendering = self._render(config)
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
             if not self.serving:
                 try:  # `site` a file, a read-only folder: said now, not after the whole build
-                    self._build_aside(config)
+                    self._stage_site(config)
                 except RulesdocError as error:
                     self._release()
                     raise PluginError(str(error)) from None
@@ -148,7 +155,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             root / self.config.rules, root / self.config.templates, root / self.config.locales, root
         )
 
-    def _build_aside(self, config: MkDocsConfig) -> None:
+    def _stage_site(self, config: MkDocsConfig) -> None:
         """Write the new site beside the old one; :meth:`on_post_build` swaps it in whole."""
         final = Path(config.site_dir).resolve()
         self.swap = files.FolderSwap(final)
@@ -294,7 +301,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
                 # the languages offered: one below its check.yaml threshold is built, not advertised
                 [(language.tag, language_root(language)) for language in self.rendering.offered],
             )
-        if config.strict and _warnings_counted():
+        self.warnings.detach()
+        if config.strict and self.warnings.count:
             return  # MkDocs refuses the build next (strict): the old site stays, the new is removed
         if self.swap is not None:
             try:
@@ -306,7 +314,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
 
     def on_build_error(self, *, error: Exception) -> None:
         if sitebuild.current() is None:
-            aside.stop()
+            self.warnings.detach()
+            helper.stop()
             sitebuild.stop_languages()
         if sitebuild.current() is None and self.swap is not None:
             self._release()  # removes the new site
@@ -324,27 +333,13 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self.swap = None
 
 
-def _warnings_counted() -> int:
-    """The warnings MkDocs counted in this build: it aborts a strict build with any, after the
-    plugins' post-build step, where the new site would already have replaced the old."""
-    return sum(
-        count
-        for handler in logging.getLogger("mkdocs").handlers
-        if isinstance(handler, CountHandler)
-        for _, count in handler.get_counts()
-    )
-
-
 def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     """The theme, search and Markdown settings that make a build speak one language."""
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name
-    search = config.plugins.get("material/search") or config.plugins.get("search")
-    if search is not None:
-        search.config["lang"] = [site.search.lang]
-        search.config["separator"] = site.search.separator
-        search.config["pipeline"] = list(site.search.pipeline)
+    if has_search(config):
+        set_search_language(config, site.search)
     toc = config.mdx_configs.setdefault("toc", {})
     if isinstance(toc, dict):
         toc["permalink_title"] = Markup(site.strings["rulesdoc.permalink"]).unescape()
@@ -374,64 +369,6 @@ def _translated_toggle(option: object, site: LanguageSite) -> object:
             "in every language"
         )
     return {**option, "toggle": {**toggle, "name": Markup(site.strings[key])}}
-
-
-_HTML_TAG = re.compile(r"<html\b([^>]*)>")
-# Material writes each hreflang link on a line of its own after a blank line of indentation.
-_BEFORE_ALTERNATE = re.compile(r"\n\s+(?=<link rel=\"alternate\" href=\"[^\"<>]*\" hreflang=\"[^\"<>]*\">)")
-
-
-def compact_alternates(output: str) -> str:
-    """One line per hreflang link: every page lists every language, so the theme's blank lines
-    between them grew each page with the number of languages (whitespace in <head> means nothing)."""
-    return _BEFORE_ALTERNATE.sub("\n", output)
-
-
-def html_direction(output: str, direction: str) -> str:
-    """``<html lang=… dir="rtl">``: Material writes the direction on <body> only."""
-    if direction != "rtl":
-        return output
-    return _HTML_TAG.sub(
-        lambda m: f'<html{m.group(1)} dir="rtl">' if "dir=" not in m.group(1) else m.group(0), output, count=1
-    )
-
-
-# Where Material writes the site name (partials/header.html and nav.html): the header's title,
-# the logo links (title and aria-label) and the navigation drawer's title.
-_SITE_NAME_PLACES = re.compile(
-    r'(<div class="md-header__topic">\s*<span class="md-ellipsis")>'
-    r'|(class="md-(?:header|nav)__button md-logo")'
-    r'|(<label class="md-nav__title" for="__drawer")>'
-)
-
-
-def english_site_name(output: str) -> str:
-    """``lang="en"`` on every element that shows the site name, when it falls back to English."""
-
-    def mark(match: re.Match[str]) -> str:
-        if match.group(2):
-            return f'{match.group(2)} lang="en"'
-        return f'{match.group(1) or match.group(3)} lang="en">'
-
-    return _SITE_NAME_PLACES.sub(mark, output)
-
-
-# Chrome that is only an attribute (a tooltip, a screen reader's name) of an element holding
-# nothing else but an icon: the ¶ beside a heading, the palette toggle's input and label.
-ATTRIBUTE_CHROME = ("rulesdoc.permalink", "rulesdoc.palette.dark", "rulesdoc.palette.light")
-
-
-def english_attributes(output: str, values: list[str]) -> str:
-    """``lang="en"`` on the links, inputs and labels whose title or aria-label is one of
-    ``values`` (escaped as the page has them): the chrome that fell back to English."""
-    if not values:
-        return output
-    pattern = re.compile(
-        r'(<(?:a|input|label)\b[^<>]*?\b(?:title|aria-label)="(?:'
-        + "|".join(re.escape(value) for value in values)
-        + r')")(?![^<>]*\blang=)'
-    )
-    return pattern.sub(lambda match: f'{match.group(1)} lang="en"', output)
 
 
 def language_root(language: Language) -> str:

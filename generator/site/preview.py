@@ -9,7 +9,10 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-BUILDS = ".rulesdoc-languages"  # beside the languages in the site folder; MkDocs' clean keeps dot names
+from generator.site.mkdocs_internals import KEPT_BY_CLEAN
+
+# Beside the languages in the site folder: MkDocs' emptying of it keeps this name (a dot name).
+BUILDS = KEPT_BY_CLEAN + "rulesdoc-languages"
 
 
 def restore(site_dir: Path, tags: Iterable[str]) -> None:

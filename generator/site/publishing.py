@@ -25,14 +25,14 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from pathlib import Path
 
-from mkdocs.utils import get_build_timestamp
+from generator.site.mkdocs_internals import build_timestamp
 
 X_DEFAULT = "x-default"
 SITEMAP = "sitemap.xml"
 _SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 _XHTML_NS = "http://www.w3.org/1999/xhtml"
 
-# Material's hreflang links, one a line (site.compact_alternates): the whole run of them.
+# Material's hreflang links, one a line (chrome.compact_alternates): the whole run of them.
 _LINK = r'<link rel="alternate" href="([^"<>]*)" hreflang="([^"<>]*)">'
 _ALTERNATES = re.compile(rf"{_LINK}(?:\n{_LINK})*")
 
@@ -101,7 +101,7 @@ def write_sitemap(site_dir: Path, root_url: str, languages: Sequence[tuple[str, 
     text = "\n".join(out)
     (site_dir / SITEMAP).write_text(text, encoding="utf-8", newline="\n")
     buffer = io.BytesIO()
-    with gzip.GzipFile(fileobj=buffer, filename=SITEMAP, mode="wb", mtime=get_build_timestamp()) as gz:
+    with gzip.GzipFile(fileobj=buffer, filename=SITEMAP, mode="wb", mtime=build_timestamp()) as gz:
         gz.write(text.encode("utf-8"))
     (site_dir / f"{SITEMAP}.gz").write_bytes(buffer.getvalue())
 

@@ -8,7 +8,6 @@ from disk and under any base path.
 
 from __future__ import annotations
 
-import copy
 import os
 import posixpath
 import re
@@ -52,10 +51,11 @@ def share(files: Files) -> None:
     them are pointed there (:func:`point_at_site_root`)."""
     for file in list(files):
         if file.src_uri in _root and not file.generated_by:
-            at_root = copy.copy(file)
-            at_root.__class__ = _AtSiteRoot
             files.remove(file)
-            files.append(at_root)
+            files.append(_AtSiteRoot(
+                file.src_uri, file.src_dir, file.dest_dir, file.use_directory_urls,
+                dest_uri=file.dest_uri, inclusion=file.inclusion,
+            ))  # fmt: skip
 
 
 class _AtSiteRoot(File):

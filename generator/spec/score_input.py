@@ -10,6 +10,8 @@ The events come from the one bounded YAML loader (:mod:`generator.io.yamlload`: 
 PyYAML has it, about 15 times faster than PyYAML's own parser); its syntax errors are translated
 there, never found by reading the text again. The input itself is read whole (its size is
 bounded: :data:`generator.io.files.MAX_SCORE_INPUT_BYTES`), so that an error can name its line.
+What this needs of PyYAML's composer (its anchors, one node composed at a time) is
+:class:`generator.io.yamlload.EventReader`'s: the PyYAML seam.
 """
 
 from __future__ import annotations
@@ -17,12 +19,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Protocol
+from typing import BinaryIO, Literal
 
 import yaml
-from yaml.composer import ComposerError
 from yaml.events import (
-    Event,
     MappingEndEvent,
     MappingStartEvent,
     SequenceEndEvent,
@@ -32,11 +32,12 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.engine.model import Round
-from generator.errors import Location, RulesdocError, display_path, short
+from generator.errors import Location, RulesdocError, display_path
 from generator.io import files
-from generator.io.yamlload import Source, check_tag, loader, mapping, sequence, yaml_error
+from generator.io.yaml_nodes import check_tag, mapping, sequence
+from generator.io.yamlload import EventReader, Source, yaml_error
 
-# The node readers of rules.py, so that a round read here fails with the same words as there.
+# The reader of rules.py (from the table of fields), so that a round read here fails with the same words.
 from generator.spec.rules import parse_round
 
 Form = Literal["round", "list", "game"]
@@ -61,23 +62,6 @@ def read_bounded(stream: BinaryIO, limit: int) -> bytes:
     return data
 
 
-class Loader(Protocol):
-    """What the stream needs of a loader: PyYAML's or LibYAML's events, and PyYAML's composer.
-
-    (PyYAML's events are typed as their base class, without the attributes read here: Any.)
-    """
-
-    anchors: dict[str, Node]
-    depth: int
-
-    def check_event(self, *choices: type[Event]) -> bool: ...
-    def peek_event(self) -> Any: ...
-    def get_event(self) -> Any: ...
-    def compose_node(self, parent: Node | None, index: int) -> Node | None: ...
-    def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str: ...
-    def dispose(self) -> None: ...
-
-
 class RoundStream:
     """The rounds of one ``score`` input, in order, each with its location.
 
@@ -89,13 +73,13 @@ class RoundStream:
         self.text = text
         self.source = Source(path)
         try:
-            self._loader: Loader = loader(text)
+            self._reader = EventReader(text)
         except yaml.YAMLError as error:  # a control character: no loader to dispose of
             raise yaml_error(error, text, self.source) from None
         try:
             self.form, self._root, self._composed = self._open()
         except yaml.YAMLError as error:
-            self._loader.dispose()
+            self._reader.dispose()
             raise self._error(error) from None
 
     def __iter__(self) -> Iterator[tuple[Round, Location]]:
@@ -104,7 +88,7 @@ class RoundStream:
         except yaml.YAMLError as error:
             raise self._error(error) from None
         finally:
-            self._loader.dispose()
+            self._reader.dispose()
 
     def _error(self, error: yaml.YAMLError) -> RulesdocError:
         return yaml_error(error, self.text, self.source)
@@ -118,28 +102,28 @@ class RoundStream:
         else is small (one round) or refused (a game with other keys), and is composed whole
         and read exactly as before, so its errors do not change.
         """
-        loader = self._loader
-        self._next()  # the stream's start
-        if loader.check_event(StreamEndEvent):
+        reader = self._reader
+        reader.next()  # the stream's start
+        if reader.check(StreamEndEvent):
             raise RulesdocError("no round in the input", Location(self.source.path))
-        self._next()  # the document's start
-        if loader.check_event(SequenceStartEvent):
-            return "list", self._enter(SequenceNode), None
-        if loader.check_event(MappingStartEvent):
-            root = self._enter(MappingNode)
-            if not loader.check_event(MappingEndEvent):
-                key = self._compose(root, None)
-                if self._is_rounds(key) and loader.check_event(SequenceStartEvent):
+        reader.next()  # the document's start
+        if reader.check(SequenceStartEvent):
+            return "list", reader.start(SequenceNode), None
+        if reader.check(MappingStartEvent):
+            root = reader.start(MappingNode)
+            if not reader.check(MappingEndEvent):
+                key = reader.compose(root, None)
+                if self._is_rounds(key) and reader.check(SequenceStartEvent):
                     check_tag(root, self.source)  # `mapping` checks it at the end: too late
-                    rounds = self._enter(SequenceNode)
+                    rounds = reader.start(SequenceNode)
                     sequence(rounds, self.source, "rounds")  # its tag
                     root.value.append((key, rounds))  # kept empty: its rounds are dropped once read
                     return "game", root, None
-                root.value.append((key, self._compose(root, key)))
-            self._leave(root, MappingNode)
+                root.value.append((key, reader.compose(root, key)))
+            reader.finish(root, MappingNode)
         else:  # a single value or an alias: parse_round says what is wrong with it
-            root = self._compose(None, None)
-        self._end_document(root)
+            root = reader.compose(None, None)
+        reader.end_document(root)
         if isinstance(root, MappingNode) and any(self._is_rounds(key, plain=False) for key, _ in root.value):
             fields = mapping(root, self.source, "the game", ("rounds",))
             return "game", root, sequence(fields["rounds"], self.source, "rounds")
@@ -151,28 +135,18 @@ class RoundStream:
             for count, node in enumerate(self._composed, 1):
                 yield self._read(node, count)
         else:
-            loader, root = self._loader, self._root
+            reader, root = self._reader, self._root
             rounds = root if self.form == "list" else root.value[0][1]
-            while not loader.check_event(SequenceEndEvent):
+            while not reader.check(SequenceEndEvent):
                 count += 1
-                yield self._read(self._compose(rounds, count - 1), count)
-            self._leave(rounds, SequenceNode)
+                yield self._read(reader.compose(rounds, count - 1), count)
+            reader.finish(rounds, SequenceNode)
             if self.form == "game":
-                self._leave(root, MappingNode)  # the keys after `rounds`, composed to be refused
+                reader.finish(root, MappingNode)  # the keys after `rounds`, composed to be refused
                 mapping(root, self.source, "the game", ("rounds",))
-            self._end_document(root)
+            reader.end_document(root)
         if count == 0:
             raise self.source.error(self._root, "no round in the input")
-
-    def _next(self) -> Any:
-        return self._loader.get_event()
-
-    def _compose(self, parent: Node | None, index: Node | int | None) -> Node:
-        """One node and everything in it (PyYAML returns None only where no node starts)."""
-        # (types-PyYAML says int: PyYAML passes a mapping value's key too, for path resolvers)
-        node = self._loader.compose_node(parent, index)  # type: ignore[arg-type]
-        assert node is not None
-        return node
 
     def _read(self, node: Node, number: int) -> tuple[Round, Location]:
         return parse_round(node, self.source, f"round {number}"), self.source.at(node)
@@ -180,44 +154,3 @@ class RoundStream:
     @staticmethod
     def _is_rounds(key: Node, plain: bool = True) -> bool:
         return key.value == "rounds" and (not plain or (isinstance(key, ScalarNode) and key.tag == _STR))
-
-    def _enter(self, kind: type[SequenceNode] | type[MappingNode]) -> Node:
-        """Start a collection node as PyYAML's composer does, without its items (read one by one)."""
-        loader = self._loader
-        event = loader.peek_event()
-        if event.anchor is not None and event.anchor in loader.anchors:
-            first = loader.anchors[event.anchor].start_mark
-            raise ComposerError(
-                f"found duplicate anchor {short(event.anchor)!r}; first occurrence", first,
-                "second occurrence", event.start_mark,
-            )  # fmt: skip
-        self._next()
-        tag = event.tag
-        if tag is None or tag == "!":
-            tag = loader.resolve(kind, None, event.implicit)
-        node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
-        if event.anchor is not None:
-            loader.anchors[event.anchor] = node
-        loader.depth += 1
-        return node
-
-    def _leave(self, node: Node, kind: type[SequenceNode] | type[MappingNode]) -> None:
-        """Compose what is left of a collection (a mapping's other keys) and close it."""
-        loader = self._loader
-        if kind is MappingNode:
-            while not loader.check_event(MappingEndEvent):
-                key = self._compose(node, None)
-                node.value.append((key, self._compose(node, key)))
-        node.end_mark = self._next().end_mark
-        loader.depth -= 1
-
-    def _end_document(self, root: Node) -> None:
-        loader = self._loader
-        self._next()  # the document's end
-        if not loader.check_event(StreamEndEvent):
-            event = self._next()
-            raise ComposerError(
-                "expected a single document in the stream", root.start_mark,
-                "but found another document", event.start_mark,
-            )  # fmt: skip
-        self._next()

@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from generator.i18n import catalogs, po
+from generator.i18n import catalogs, po, po_writer
 from generator.i18n.translate import catalog_codes, catalog_path
 from generator.pages.render import Project
 
@@ -98,7 +98,7 @@ def sync_catalogs(project: Path) -> None:
         if dropped:
             for key in dropped:
                 del loaded.catalog.obsolete[key]
-            loaded.path.write_bytes(po.to_bytes(loaded.catalog, loaded.headers))
+            loaded.path.write_bytes(po_writer.to_bytes(loaded.catalog, loaded.headers))
 
 
 def lint_error_lines(project: Project) -> list[str]:

@@ -1,0 +1,381 @@
+"""The one place the site code leans on MkDocs' and Material's internals (issue 22, goal 2).
+
+Each use below is named, with what it does, why no public API does it, and what breaks if it
+changes. :data:`CHECKS` states each assumption as a small check that ``tests/test_mkdocs_seam.py``
+runs (fast, no build): after an upgrade of mkdocs or mkdocs-material, a failing check names the
+assumption that no longer holds, before a build misbehaves in a way that is hard to trace.
+
+The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site.build`):
+
+1. :func:`build_language`: ``mkdocs.commands.build.build(config)``, one MkDocs build per
+   language in the same (forked) process. MkDocs has no public Python API for a build; a
+   ``mkdocs build`` subprocess per language would import MkDocs, Material and our package again
+   and read the catalogs again, each time. Breaks if the function moves or its signature changes.
+2. :func:`copy_config`: a validated ``MkDocsConfig`` deep-copied per language build, its
+   ``PluginCollection`` made anew. ``load_config`` (two YAML files, the plugins, the theme) took
+   a fifth of a language build's time. Assumes a collection registers a plugin's events when the
+   plugin is set into it, and that the config deep-copies (no handles in it).
+3. :func:`share_theme`: a copy of the ``Theme`` (``copy.copy``) whose ``get_env`` (an instance
+   attribute) returns the run's shared environment. ``Theme``'s constructor reads the theme's
+   ``mkdocs_theme.yml`` files again and takes no environment; ``on_env`` comes too late (see 4).
+   Assumes a theme copies whole with ``copy.copy``, that an instance's ``get_env`` answers for
+   the class's, and that ``build`` asks ``config.theme.get_env()`` before listing the theme.
+4. :class:`ListingEnvironment`: MkDocs lists the theme's static files by calling
+   ``env.list_templates(filter_func=...)`` on the environment ``get_env`` gave, before the
+   ``on_files`` and ``on_env`` events (``Files.add_files_from_theme``). The language builds
+   answer that no file is to be copied (the main build put them at the site root), which saves
+   walking Material's folder (ten thousand icon templates) per language. No event runs before
+   that listing. Breaks if MkDocs finds theme files another way: then each language copies them
+   again (a bigger, slower site, not a wrong one).
+5. :func:`theme_url`: MkDocs' ``url`` filter (``mkdocs.utils.templates.url_filter``), wrapped
+   so a language build's theme files point at the site root. The filter is registered by
+   ``Theme.get_env`` under the name ``url``; MkDocs exports no function for it.
+6. :class:`StrictWarnings`: whether MkDocs will refuse a strict build. MkDocs counts the
+   warnings logged under the ``mkdocs`` logger during a build and aborts a strict one *after*
+   the ``on_post_build`` event, where our plugin swaps the new site in. We count the same
+   warnings with a plain ``logging.Handler`` (public API) and do not swap in a build MkDocs is
+   about to refuse. Breaks (a refused build would replace the old site) if MkDocs counts
+   elsewhere or checks before ``on_post_build``.
+7. :func:`set_search_language`: Material's search plugin's options (``lang``, ``separator``,
+   ``pipeline``) set per language build, in our ``on_config`` (priority 100, before the search
+   plugin reads them in its own). A plugin has no public way to configure another; the options
+   themselves are Material's documented ones.
+8. :func:`read_mkdocs_yml`: MkDocs' YAML loader (``mkdocs.utils.yaml.yaml_load``), so ``check``
+   reads the plugin's options as the build does (``!ENV``, ``!relative``). Not exported by name.
+9. :data:`KEPT_BY_CLEAN`: MkDocs empties the site folder before a build but keeps names that
+   start with a dot (``mkdocs.utils.clean_directory``): the preview keeps its language builds in
+   such a folder between rebuilds (:mod:`generator.site.preview`).
+10. :func:`build_timestamp`: the time MkDocs stamps a build with (``mkdocs.utils.get_build_timestamp``:
+   ``SOURCE_DATE_EPOCH`` when set), for the root sitemap's gzip header, so it matches the
+   sitemaps MkDocs writes and two builds of one commit are byte-identical.
+
+Material's language partials (its theme strings) are read by :mod:`generator.i18n.theme`, and
+checked by ``tests/test_seams.py``.
+
+Only light modules are imported here at the top (``check`` and ``render`` read mkdocs.yml through
+:func:`read_mkdocs_yml`): MkDocs' build machinery is imported where a build uses it, ~0.35 s less
+for those commands.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import importlib.metadata
+import inspect
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from mkdocs.utils import clean_directory, get_build_timestamp
+from mkdocs.utils import templates as mkdocs_templates
+from mkdocs.utils.yaml import yaml_load
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.theme import Theme
+
+    from generator.i18n.theme import SearchSettings
+
+# ---------------------------------------------------------------- 1. a build in this process
+
+
+def build_language(config: MkDocsConfig) -> None:
+    """One whole MkDocs build of ``config`` (every event, strict mode included)."""
+    from mkdocs.commands import build as mkdocs_build
+
+    mkdocs_build.build(config)
+
+
+# ---------------------------------------------------------------- 2. a config copied, not read again
+
+
+def copy_config(validated: MkDocsConfig, site_dir: str, site_url: str | None) -> MkDocsConfig:
+    """A copy of a validated config, as ``load_config`` would have made it for another build.
+
+    As ``load_config`` does across the rebuilds of ``mkdocs serve``, a plugin that keeps state
+    across builds (it defines ``on_startup`` or ``on_shutdown``: ours) is the same object in every
+    build; the others are new copies. The collection is made anew: it registers each plugin's
+    events as the plugin is set into it.
+    """
+    from mkdocs.plugins import PluginCollection
+
+    plugins = PluginCollection()
+    for name, plugin in validated.plugins.items():
+        kept = hasattr(plugin, "on_startup") or hasattr(plugin, "on_shutdown")
+        plugins[name] = plugin if kept else copy.deepcopy(plugin)
+    config = copy.deepcopy(validated, {id(validated.plugins): plugins})
+    config.site_dir = site_dir
+    config.site_url = site_url
+    return config
+
+
+# ---------------------------------------------------------------- 3, 4, 5. the theme's environment
+
+
+def share_theme(original: Theme, environment: Callable[[Theme], jinja2.Environment]) -> Theme:
+    """A copy of ``original`` whose ``get_env()`` is ``environment(original)``: ``original``'s own
+    ``get_env()`` still makes the theme's environment (a new one each call)."""
+    shared = copy.copy(original)
+    vars(shared)["get_env"] = functools.partial(environment, original)
+    return shared
+
+
+class ListingEnvironment(jinja2.Environment):
+    """An environment whose answer to MkDocs' listing of the theme's files is :meth:`theme_files`."""
+
+    def list_templates(self, extensions: Collection[str] | None = None, filter_func: Any = None) -> list[str]:
+        return self.theme_files(filter_func)
+
+    def theme_files(self, keep: Callable[[str], bool] | None) -> list[str]:
+        return super().list_templates(filter_func=keep)
+
+
+@jinja2.pass_context
+def theme_url(context: jinja2.runtime.Context, value: str) -> str:
+    """MkDocs' own ``url`` filter."""
+    return mkdocs_templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
+
+
+# ---------------------------------------------------------------- 6. a strict build's refusal, foreseen
+
+
+class StrictWarnings(logging.Handler):
+    """The warnings MkDocs counts to refuse a strict build, counted alike while attached."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+    def attach(self) -> None:
+        self.count = 0
+        logging.getLogger("mkdocs").addHandler(self)
+
+    def detach(self) -> None:
+        logging.getLogger("mkdocs").removeHandler(self)
+
+
+# ---------------------------------------------------------------- 7. Material's search, per language
+
+
+def has_search(config: MkDocsConfig) -> bool:
+    return _search(config) is not None
+
+
+def set_search_language(config: MkDocsConfig, settings: SearchSettings) -> None:
+    search = _search(config)
+    if search is not None:
+        search.config["lang"] = [settings.lang]
+        search.config["separator"] = settings.separator
+        search.config["pipeline"] = list(settings.pipeline)
+
+
+def _search(config: MkDocsConfig) -> Any:
+    return config.plugins.get("material/search") or config.plugins.get("search")
+
+
+# ---------------------------------------------------------------- 8, 9. mkdocs.yml, the site folder
+
+
+def read_mkdocs_yml(handle: Any) -> Any:
+    """mkdocs.yml as MkDocs reads it (``!ENV`` and ``!relative`` resolved)."""
+    return yaml_load(handle)
+
+
+KEPT_BY_CLEAN = "."  # a name in the site folder starting with this survives MkDocs' emptying of it
+
+
+def build_timestamp() -> int:
+    return get_build_timestamp()
+
+
+# ---------------------------------------------------------------- the assumptions, checked
+
+
+@dataclass(frozen=True)
+class Assumption:
+    name: str
+    what: str
+    check: Callable[[], None]  # raises AssertionError (or anything) when it no longer holds
+
+
+def versions() -> str:
+    found = []
+    for package in ("mkdocs", "mkdocs-material"):
+        try:
+            found.append(f"{package} {importlib.metadata.version(package)}")
+        except importlib.metadata.PackageNotFoundError:
+            found.append(f"{package} (not installed)")
+    return ", ".join(found)
+
+
+def _in_order(function: Callable[..., Any], *snippets: str) -> None:
+    source = inspect.getsource(function)
+    at = 0
+    for snippet in snippets:
+        found = source.find(snippet, at)
+        assert found >= 0, f"{function.__qualname__} no longer has {snippet!r} (after the previous step)"
+        at = found + len(snippet)
+
+
+def _check_build() -> None:
+    from mkdocs.commands import build as mkdocs_build
+
+    parameters = inspect.signature(mkdocs_build.build).parameters
+    assert list(parameters)[0] == "config", f"build's parameters are {list(parameters)}"
+
+
+def _check_copy_config() -> None:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.plugins import BasePlugin, PluginCollection
+    from mkdocs.structure.files import Files
+
+    called: list[str] = []
+
+    class Probe(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+        def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+            called.append("files")
+            return files
+
+    plugins = PluginCollection()
+    plugins["probe"] = copy.deepcopy(Probe())
+    config = MkDocsConfig()
+    plugins.on_files(Files([]), config=config)
+    assert called == ["files"], "a plugin set into a PluginCollection no longer has its events run"
+    copied = copy.deepcopy(config, {id(config.plugins): plugins})
+    assert type(copied) is MkDocsConfig
+
+
+def _check_theme() -> None:
+    from mkdocs.commands import build as mkdocs_build
+    from mkdocs.theme import Theme
+
+    original = Theme(name="mkdocs")
+    made = jinja2.Environment()
+    shared = share_theme(original, lambda theme: made)
+    assert shared.dirs == original.dirs and shared["name"] == "mkdocs", "a copied Theme lost its state"
+    assert shared.get_env() is made, "a Theme's get_env is no longer answered by its instance"
+    assert original.get_env() is not made, "copying a Theme changed the original"
+    _in_order(
+        mkdocs_build.build, "config.theme.get_env()", "add_files_from_theme(env", "on_files(", "on_env("
+    )
+
+
+def _check_listing() -> None:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+
+    asked: list[Any] = []
+
+    class Listing(ListingEnvironment):
+        def theme_files(self, keep: Callable[[str], bool] | None) -> list[str]:
+            asked.append(keep)
+            return []
+
+    Files([]).add_files_from_theme(Listing(), MkDocsConfig())
+    assert len(asked) == 1 and callable(asked[0]), (
+        "Files.add_files_from_theme no longer lists env.list_templates"
+    )
+
+
+def _check_url_filter() -> None:
+    from mkdocs.theme import Theme
+
+    env = Theme(name="mkdocs").get_env()
+    assert env.filters.get("url") is mkdocs_templates.url_filter, (
+        "the theme's `url` filter is another function"
+    )
+
+
+def _check_strict() -> None:
+    from mkdocs.commands import build as mkdocs_build
+
+    _in_order(
+        mkdocs_build.build,
+        "logging.getLogger('mkdocs').addHandler(warning_counter)",
+        "on_post_build(",
+        "warning_counter.get_counts()",
+        "raise Abort(",
+    )
+
+
+def _check_search() -> None:
+    from material.plugins.search.plugin import SearchPlugin
+
+    options = dict(SearchPlugin.config_class._schema)
+    for option in ("lang", "separator", "pipeline"):
+        assert option in options, f"Material's search plugin has no {option!r} option"
+    priority = getattr(SearchPlugin.on_config, "mkdocs_priority", 0)
+    assert priority < 100, f"Material's search reads its options at priority {priority}, before ours (100)"
+    _in_order(SearchPlugin.on_config, "if not self.config.lang", "if not self.config.separator")
+
+
+def _check_yaml() -> None:
+    import io
+
+    os.environ["RULESDOC_SEAM_PROBE"] = "probe"
+    try:
+        assert read_mkdocs_yml(io.StringIO("a: !ENV RULESDOC_SEAM_PROBE\n")) == {"a": "probe"}
+    finally:
+        del os.environ["RULESDOC_SEAM_PROBE"]
+
+
+def _check_clean() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        os.mkdir(os.path.join(folder, KEPT_BY_CLEAN + "kept"))
+        os.mkdir(os.path.join(folder, "emptied"))
+        clean_directory(folder)
+        assert os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}"
+
+
+def _check_timestamp() -> None:
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "1234567890"
+    try:
+        assert build_timestamp() == 1234567890, "the build's time no longer follows SOURCE_DATE_EPOCH"
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+
+
+CHECKS: tuple[Assumption, ...] = (
+    Assumption("build", "mkdocs.commands.build.build(config) runs one whole build", _check_build),
+    Assumption(
+        "copy_config",
+        "a PluginCollection registers a plugin's events; a config deep-copies",
+        _check_copy_config,
+    ),
+    Assumption(
+        "theme", "a Theme copies whole, its get_env is per instance; build() asks it first", _check_theme
+    ),
+    Assumption(
+        "theme_files",
+        "MkDocs lists the theme's files through env.list_templates(filter_func=...)",
+        _check_listing,
+    ),
+    Assumption(
+        "url_filter", "the theme's `url` filter is mkdocs.utils.templates.url_filter", _check_url_filter
+    ),
+    Assumption(
+        "strict", "a strict build counts mkdocs' warnings and aborts after on_post_build", _check_strict
+    ),
+    Assumption(
+        "search",
+        "Material's search reads lang, separator, pipeline in its on_config, after ours",
+        _check_search,
+    ),
+    Assumption("yaml", "mkdocs.utils.yaml.yaml_load resolves !ENV", _check_yaml),
+    Assumption("clean", "MkDocs' emptying of the site folder keeps dot names", _check_clean),
+    Assumption(
+        "timestamp", "mkdocs.utils.get_build_timestamp() is SOURCE_DATE_EPOCH when set", _check_timestamp
+    ),
+)
