@@ -266,9 +266,22 @@ def says(text: str, translate: Translator, msgid: str, plural: str = "", **known
         first = parts[0][:1]
         if first.isalpha():
             parts[0] = f"[{first.lower()}{first.upper()}]{parts[0][1:]}"
-        if re.search(r"(?<!\w)" + ".+?".join(parts), text):
+        if re.search(_sentence(parts), text, re.MULTILINE):
             return True
     return False
+
+
+def _sentence(parts: list[str]) -> str:
+    r"""``(?<!\w)a.+?b.+?c``, as fast as the page is long: the same matches, found without trying
+    every later ``b`` again, nor every start, where a text does not say it (a second a page).
+
+    The earliest ``b`` after ``a`` leaves the most room for what follows, so each ``.+?b`` is an
+    atomic group; and where the sentence starts with a placeholder (``a`` empty) the earliest
+    start, its line's, is the one to try. ``.`` stops at a line end: no part may span lines."""
+    if any("\n" in part for part in parts):  # re.escape keeps a line end a line end
+        return r"(?<!\w)" + ".+?".join(parts)
+    start = "^" if parts[0] == "" else r"(?<!\w)" + parts[0]
+    return start + "".join(f"(?>.+?{part})" for part in parts[1:])
 
 
 def assert_notes_hold(page: str, rules: Rules, translate: Translator, where: str) -> None:

@@ -16,9 +16,11 @@ Two kinds of tests, two sources of rules:
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from generator.i18n import catalogs, po, po_writer
@@ -40,16 +42,44 @@ def copy_project(destination: Path, rules: Path | None = SEED_RULES) -> Path:
     messages.pot is extracted again and the catalogs updated, as `make update` would; messages
     only this checkout's rules have are dropped rather than kept obsolete, so the copy checks
     clean whatever examples were added here since.
+
+    The first copy for given rules is made once per test process (see :func:`_pristine`); each
+    call copies that one, file for file: ~0.01 s instead of ~0.3 s of loading and extracting.
     """
     destination.mkdir(parents=True, exist_ok=True)
-    for name in ("babel.cfg", "mkdocs.yml"):
-        shutil.copy(ROOT / name, destination / name)
-    shutil.copy(rules or LIVE_RULES, destination / "rules.yaml")
-    for name in ("templates", "locales", "docs"):
-        shutil.copytree(ROOT / name, destination / name, ignore=shutil.ignore_patterns("*.mo"))
-    if rules is not None:
-        sync_catalogs(destination)
+    for item in _pristine(rules).iterdir():  # not copytree of the folder: leave destination's own mode
+        if item.is_dir():
+            shutil.copytree(item, destination / item.name)
+        else:
+            shutil.copy2(item, destination / item.name)
     return destination
+
+
+# (rules path, rules bytes) -> the synced copy made from them; the bytes are in the key, so a
+# test that passes a rules file and edits it between two copies gets a fresh one.
+_PRISTINE: dict[tuple[Path | None, bytes], Path] = {}
+
+
+def _pristine(rules: Path | None) -> Path:
+    """The copy of the project for ``rules``, made on first use in a folder of its own that
+    lives as long as the test process: nothing runs at import, and no test writes to it."""
+    source = rules or LIVE_RULES
+    key = (rules and rules.resolve(), source.read_bytes())
+    made = _PRISTINE.get(key)
+    if made is None:
+        folder = Path(tempfile.mkdtemp(prefix="rulesdoc-pristine-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        made = folder / "project"
+        made.mkdir()
+        for name in ("babel.cfg", "mkdocs.yml"):
+            shutil.copy(ROOT / name, made / name)
+        shutil.copy(source, made / "rules.yaml")
+        for name in ("templates", "locales", "docs"):
+            shutil.copytree(ROOT / name, made / name, ignore=shutil.ignore_patterns("*.mo"))
+        if rules is not None:
+            sync_catalogs(made)
+        _PRISTINE[key] = made
+    return made
 
 
 def sync_catalogs(project: Path) -> None:
