@@ -55,7 +55,6 @@ def message_terminology(subject: Subject, message: Message) -> Iterator[Finding]
     """A message whose source uses a glossary concept uses one of this language's terms for it."""
     if subject.glossary is None:
         return
-    glossary = display_path(subject.glossary_path) if subject.glossary_path else "the glossary"
     source = fold(" ".join(" ".join(printf.literal_runs(text)) for text in ids(message)))
     for concept, english in subject.shared.concepts.items():
         terms = subject.glossary.get(concept)
@@ -64,6 +63,8 @@ def message_terminology(subject: Subject, message: Message) -> Iterator[Finding]
         for index, form in enumerate(forms(message.string)):
             if not any(fold(term) in fold(form) for term in terms):
                 label = f"plural form {index}: " if message.pluralizable else ""
+                # Named only in a finding: resolving the path for every message cost more than the check.
+                glossary = display_path(subject.glossary_path) if subject.glossary_path else "the glossary"
                 yield subject.finding(
                     f"{label}the source speaks of {concept!r}, but the translation uses none of the "
                     f"{subject.language.locale.english_name} glossary's terms for it ({', '.join(terms)}): "
