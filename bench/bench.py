@@ -66,8 +66,10 @@ PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-bench-pycache"
 sys.pycache_prefix = str(PYCACHE)  # this process imports generator too: no __pycache__ in the repository
 sys.path.insert(0, str(REPO))
 EPOCH = "1700000000"
-PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg")
-SITE_FILES = (*PROJECT_FILES, "mkdocs.yml", "docs", "overrides")
+# mkdocs.yml too: babel.cfg extracts the theme's strings from it, and `render` checks the POT
+# against that extraction (without it, every theme message would read as stale).
+PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg", "mkdocs.yml")
+SITE_FILES = (*PROJECT_FILES, "docs", "overrides")
 FLOOR = [PY, "-c", "import jinja2, babel, yaml"]
 SITE_SIZES = (6, 20, 48)
 # Extra languages for the 20- and 48-language projects, in this order: real CLDR locales,
@@ -786,6 +788,10 @@ def project_with_examples(dest: Path, count: int) -> Path:
         examples.append(example)
     data["examples"] = examples
     (project / "rules.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+    # As a user would after editing the rules (`make update`): the strict render refuses a stale
+    # messages.pot, as check does; the new titles are untranslated, a warning only.
+    for command in (["catalog", "extract"], ["catalog", "update"]):
+        run([RULESDOC, "--root", str(project), *command], env=child_env(), capture=True)
     return project
 
 
