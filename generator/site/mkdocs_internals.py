@@ -49,8 +49,8 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site
    ``SOURCE_DATE_EPOCH`` when set), for the root sitemap's gzip header, so it matches the
    sitemaps MkDocs writes and two builds of one commit are byte-identical.
 
-Material's language partials (its theme strings) are read by :mod:`generator.i18n.theme`, and
-checked by ``tests/test_seams.py``.
+Material's language partials (its theme strings) are read by :mod:`generator.i18n.material_partials`,
+its own seam, checked by ``tests/test_seams.py``.
 
 Only light modules are imported here at the top (``check`` and ``render`` read mkdocs.yml through
 :func:`read_mkdocs_yml`): MkDocs' build machinery is imported where a build uses it, ~0.35 s less
