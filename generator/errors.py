@@ -62,14 +62,15 @@ class Refusal(RulesdocError):
 
 
 # C0 controls but tab and newline, DEL, and C1 controls: what a terminal may act on (ESC starts
-# title-setting and conceal sequences, CSI U+009B too; BEL rings). Shown as Python escapes.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# title-setting and conceal sequences, CSI U+009B too; BEL rings). Shown as Python escapes here;
+# refused in rules.yaml's texts and in catalogs (as msgfmt and YAML's own reader refuse them raw).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_LINE = 1000  # characters of one error line: a value echoed in full could be megabytes
 
 
 def printable(text: str) -> str:
     """Text safe to print on a terminal: control characters but tab and newline escaped (``\\x1b``)."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    return CONTROL_CHARACTERS.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def short(text: str, width: int = 60) -> str:

@@ -32,7 +32,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import unescape
 
-from generator.errors import Location, RulesdocError, display_path, short
+from generator.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
 from generator.i18n import plurals
 from generator.i18n.babel_internals import Entry, PoParser
 from generator.io import files
@@ -171,7 +171,7 @@ class _Parser(PoParser):
 
     def _check_string(self, lineno: int, quoted: str) -> None:
         """Escapes as msgfmt reads them and Babel renders them; no control characters."""
-        control = _CONTROL.search(quoted)
+        control = CONTROL_CHARACTERS.search(quoted)
         if control is not None:
             raise self.fail(lineno, f"{_control_name(control.group())}; {_ONLY_TAB_NEWLINE}")
         for found in _ESCAPE.finditer(quoted[1:-1]):
@@ -271,7 +271,6 @@ class _Parser(PoParser):
             )
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but tab and newline, DEL, C1
 _ESCAPE = re.compile(r"\\(.)")
 _KEPT_ESCAPES = '\\"nt'
 _CONTROL_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "r": "\r", "v": "\v"}

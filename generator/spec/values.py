@@ -16,13 +16,11 @@ import yaml
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from generator.engine.cards import Card, parse_card
-from generator.errors import RulesdocError, short
+from generator.errors import CONTROL_CHARACTERS, RulesdocError, short
 from generator.io.yaml_nodes import check_tag, mapping
 from generator.io.yamlload import Source, scalar_value
 from generator.spec.fields import MAX_VALUE, Boolean, Choice, Integer, Number, Section, Text
 
-# Control characters but tab and line feed (as msgfmt and YAML's own reader refuse them raw).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
 # 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
@@ -115,7 +113,7 @@ def text(kind: Text, node: Node, source: Source, what: str) -> str:
         raise source.error(node, f"{what} must be non-empty text")
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
         raise source.error(node, f"{what} holds a lone surrogate (an escape like \\ud800): not text")
-    control = _CONTROL.search(value)
+    control = CONTROL_CHARACTERS.search(value)
     if control:  # an escape like "\0" or "\e": it would reach the POT, the pages and the search index
         raise source.error(node, f"{what} holds the control character {control.group()!r}; refused")
     spaced = " ".join(value.split())
