@@ -78,9 +78,8 @@ def _stays_inside(path: Path, root: Path, link: bool) -> bool:
     A file given outside the project on purpose (``--rules ../other.yaml``) is the user's choice.
     """
     real_root = root.resolve()
-    written_inside = Path(os.path.abspath(path)).is_relative_to(os.path.abspath(root)) or (
-        Path(os.path.abspath(path)).is_relative_to(real_root)
-    )
+    written = Path(os.path.abspath(path))
+    written_inside = written.is_relative_to(os.path.abspath(root)) or written.is_relative_to(real_root)
     if not (link or written_inside):
         return True
     try:
