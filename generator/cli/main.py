@@ -178,7 +178,32 @@ def _parser() -> argparse.ArgumentParser:
         "--pages", type=Path, metavar="DIR", help="also compare DIR/<lang>/<page>.md with a fresh render"
     )
     check.add_argument("--lang", action="append", default=[], metavar="CODE", help="only this language")
+    check.add_argument(
+        "--site",
+        type=Path,
+        metavar="DIR",
+        help="verify the built site DIR instead: every language, page, index, 404",
+    )
+    _site_parsers(commands)
     return parser
+
+
+def _site_parsers(commands: argparse._SubParsersAction[_Parser]) -> None:
+    from generator.cli.site_commands import ENGINES
+
+    source = commands.add_parser(
+        "site-source",
+        help="write what a site engine builds: per language its pages, configuration, theme strings",
+    )
+    _out_option(source, "build/site-source")
+    build = commands.add_parser("build", help="build the site with an engine, then verify it (check --site)")
+    build.add_argument(
+        "--engine", choices=ENGINES, help="default: the one installed (mkdocs, properdocs, zensical)"
+    )
+    for command in (source, build):
+        command.add_argument(
+            "--no-strict", dest="strict", action="store_false", help="build even when `check` reports errors"
+        )
 
 
 def _score(args: argparse.Namespace, project: Project) -> int:
@@ -240,6 +265,10 @@ def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
     from generator.pages.render import Workspace
     from generator.site.options import site_options
 
+    if args.site is not None:
+        from generator.cli.site_commands import check_site
+
+        return check_site(project, args.site, say)
     options = site_options(root / "mkdocs.yml")
     workspace = Workspace.load(project, [code.replace("-", "_") for code in args.lang] if args.lang else None)
     policy = workspace.policy.publishing(options.languages)
@@ -301,6 +330,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _export(args, project)
     if args.command == "report":
         return _report(args, root, project)
+    if args.command in ("site-source", "build"):
+        from generator.cli import site_commands
+
+        if args.command == "site-source":
+            site_commands.write_site_source(project, args.out, args.strict, say)
+        else:
+            site_commands.build_site(project, args.engine or site_commands.default_engine(), args.strict, say)
+        return EXIT_OK
     raise AssertionError(args.command)
 
 

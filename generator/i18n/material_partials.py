@@ -35,7 +35,7 @@ from generator.errors import Location, RulesdocError, display_path, short
 LIBRARY = "mkdocs-material"
 _OPEN = "{% macro t(key) %}{{ {"
 _CLOSE = "}[key] }}{% endmacro %}"
-_ENTRY = re.compile(r'\s*"([A-Za-z.]+)":\s*("(?:[^"\\]|\\.)*")\s*,?\s*')
+_ENTRY = re.compile(r'\s*"([A-Za-z.]+)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*')
 _CODE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,4})?")
 
 

@@ -5,6 +5,12 @@ falls back to English, and one line per hreflang link."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from generator.i18n import theme
+
+if TYPE_CHECKING:
+    from generator.site.languages import LanguageSite
 
 _HTML_TAG = re.compile(r"<html\b([^>]*)>")
 # Material writes each hreflang link on a line of its own after a blank line of indentation.
@@ -62,3 +68,14 @@ def english_attributes(output: str, values: list[str]) -> str:
         + r')")(?![^<>]*\blang=)'
     )
     return pattern.sub(lambda match: f'{match.group(1)} lang="en"', output)
+
+
+def finish_page(output: str, site: LanguageSite) -> str:
+    """What every page of a language needs that the theme cannot say (any engine's build): its
+    direction on <html>, and lang="en" on the site name and the attribute chrome while the
+    language's catalog lacks them."""
+    if site.site_name_english:
+        output = english_site_name(output)
+    english = set(site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)
+    output = english_attributes(output, [site.strings[key] for key in sorted(english)])
+    return html_direction(output, site.language.direction)

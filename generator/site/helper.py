@@ -15,15 +15,18 @@ import multiprocessing
 import multiprocessing.pool
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 import jinja2.meta
 from babel.messages.catalog import Catalog
 from jinja2.bccache import Bucket
-from mkdocs.theme import Theme
 
 from generator.errors import RulesdocError
 from generator.i18n import catalogs
+
+if TYPE_CHECKING:  # the site source and `check` use this module without any engine installed
+    from mkdocs.theme import Theme
 
 Environment = Callable[[jinja2.Environment, list[str]], jinja2.Environment]
 
@@ -105,7 +108,7 @@ def _compile_theme() -> dict[str, bytes]:
     imports by a name written in it, compiled (a name made at render time is compiled on use)."""
     assert _job is not None
     theme, make_environment = _job
-    env = make_environment(Theme.get_env(theme), theme.dirs)
+    env = make_environment(type(theme).get_env(theme), theme.dirs)  # the class's: not the shared one
     compiled = Compiled()
     names, seen = ["main.html", *theme.static_templates], set()
     while names:

@@ -27,13 +27,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import posixpath
-import urllib.parse
 from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
-from markupsafe import Markup
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -45,22 +42,15 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from generator.errors import RulesdocError, display_path
-from generator.i18n import theme
-from generator.i18n.translate import Language
 from generator.io import files
 from generator.pages.rebuild_memory import Memory
 from generator.pages.render import Project
 from generator.site import build as sitebuild
-from generator.site import helper, publishing, rootfiles
-from generator.site.chrome import (
-    ATTRIBUTE_CHROME,
-    compact_alternates,
-    english_attributes,
-    english_site_name,
-    html_direction,
-)
+from generator.site import chrome, helper, publishing, rootfiles, source
+from generator.site.chrome import compact_alternates
 from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
 from generator.site.mkdocs_internals import StrictWarnings, has_search, set_search_language
+from generator.site.source import counterpart, language_root
 from generator.spec.schema import publish_schema
 
 # Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
@@ -216,12 +206,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         # Relative URLs, made the site root's by its script wherever the host shows it (MkDocs
         # makes them absolute from site_url's path, or from "/": wrong under /REPO/).
         context["base_url"] = "."
-        root_url = self._root_url(config)
-        config.extra["rulesdoc_not_found"] = {
-            "folders": [language.tag for language in rendering.languages if not language.is_source],
-            "here": "" if here.is_source else here.tag,
-            "root": urllib.parse.urlsplit(root_url).path if root_url else None,
-        }
+        folders = [language.tag for language in rendering.languages if not language.is_source]
+        config.extra["rulesdoc_not_found"] = source.not_found_data(folders, here, self._root_url(config))
         return context
 
     def _rendering(self) -> Rendering:
@@ -263,14 +249,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         return self._finish(output_content)
 
     def _finish(self, output: str) -> str:
-        """What every page of a language needs that Material cannot say: its direction on <html>,
-        and lang="en" on the site name while the language's catalog lacks it."""
-        if self.site is not None and self.site.site_name_english:
-            output = english_site_name(output)
-        if self.site is not None:
-            english = set(self.site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)
-            output = english_attributes(output, [self.site.strings[key] for key in sorted(english)])
-        return html_direction(output, self.site.language.direction if self.site else "ltr")
+        return chrome.finish_page(output, self.site) if self.site is not None else output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if sitebuild.current() is not None:
@@ -334,7 +313,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
 
 
 def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
-    """The theme, search and Markdown settings that make a build speak one language."""
+    """The theme, search and Markdown settings that make a build speak one language (decided by
+    the site source, :mod:`generator.site.source`)."""
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name
@@ -342,42 +322,8 @@ def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
         set_search_language(config, site.search)
     toc = config.mdx_configs.setdefault("toc", {})
     if isinstance(toc, dict):
-        toc["permalink_title"] = Markup(site.strings["rulesdoc.permalink"]).unescape()
-    palette = config.theme.get("palette")
-    if isinstance(palette, list):
-        config.theme["palette"] = [_translated_toggle(option, site) for option in palette]
-
-
-def _translated_toggle(option: object, site: LanguageSite) -> object:
-    """A palette option whose toggle name (mkdocs.yml's English) is the language's theme message.
-
-    Material writes the name unescaped into ``title`` and ``aria-label`` attributes: the theme
-    strings are escaped once for exactly that (Markup, so an autoescaping template would not
-    escape them twice). A name that is no theme message would stay English: refused.
-    """
-    if not isinstance(option, dict) or not isinstance(option.get("toggle"), dict):
-        return option
-    toggle = option["toggle"]
-    by_english = {
-        english: key for key, (english, _) in theme.EXTRA.items() if key.startswith("rulesdoc.palette.")
-    }
-    key = by_english.get(" ".join(str(toggle.get("name", "")).split()))
-    if key is None:
-        raise PluginError(
-            f"mkdocs.yml: theme.palette toggle name {toggle.get('name')!r} is not one of the theme's "
-            f"messages ({', '.join(repr(english) for english in by_english)}): it would show in English "
-            "in every language"
-        )
-    return {**option, "toggle": {**toggle, "name": Markup(site.strings[key])}}
-
-
-def language_root(language: Language) -> str:
-    return "" if language.is_source else f"{language.tag}/"
-
-
-def counterpart(here: Language, there: Language, page_url: str) -> str:
-    """The URL of the same page in another language, relative to this build's root."""
-    target = language_root(there) + page_url
-    if here.is_source:
-        return target or "./"
-    return posixpath.join("..", target) if target else "../"
+        toc["permalink_title"] = source.permalink_title(site)
+    try:
+        config.theme["palette"] = source.palette(config.theme.get("palette"), site)
+    except RulesdocError as error:
+        raise PluginError(f"mkdocs.yml: {error.message}") from None

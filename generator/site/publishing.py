@@ -19,13 +19,13 @@ from __future__ import annotations
 import gzip
 import html
 import io
+import os
 import posixpath
 import re
+import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from pathlib import Path
-
-from generator.site.mkdocs_internals import build_timestamp
 
 X_DEFAULT = "x-default"
 SITEMAP = "sitemap.xml"
@@ -56,6 +56,12 @@ def hreflang_links(output: str, source_tag: str, absolute: dict[str, str] | None
         )
 
     return _ALTERNATES.sub(rewrite, output, count=1)
+
+
+def build_timestamp() -> int:
+    """The build's time, as every engine takes it: SOURCE_DATE_EPOCH (reproducible builds), else now."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return int(epoch) if epoch.strip().isdigit() else int(time.time())
 
 
 def palette_scope(base_url: str) -> str:

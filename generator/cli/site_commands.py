@@ -1,0 +1,108 @@
+"""The site's commands: ``site-source``, ``build --engine`` and ``check --site``.
+
+One site source, three engines: MkDocs 1.6 and ProperDocs 1.6 run our plugin (the same
+mkdocs.yml); Zensical, which runs no plugin of ours, builds the source rulesdoc writes
+(:mod:`generator.site.zensical`). After any of them, ``check --site`` verifies the result.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from generator.errors import RulesdocError, display_path
+from generator.io import files
+from generator.io.project import Project
+
+ENGINES = ("mkdocs", "properdocs", "zensical")
+
+
+def engine_installed(engine: str) -> bool:
+    return importlib.util.find_spec(engine) is not None
+
+
+def default_engine() -> str:
+    """The engine installed here: MkDocs, else ProperDocs, else Zensical."""
+    return next((engine for engine in ENGINES if engine_installed(engine)), ENGINES[0])
+
+
+def write_site_source(project: Project, out: Path, strict: bool, say: Callable[[str], None]) -> None:
+    from generator.site.source import site_source, write_source
+
+    source = site_source(project, strict=strict)
+    for warning in source.warnings:
+        say(f"warning: {warning}")
+    with files.replacing(
+        out, f"rulesdoc: another run is writing {display_path(out)}; waiting for it"
+    ) as staged:
+        write_source(source, staged)
+    say(f"{display_path(out)}: the site source of {len(source.languages)} language(s)")
+
+
+def build_site(project: Project, engine: str, strict: bool, say: Callable[[str], None]) -> None:
+    """Build the site with ``engine``, then verify it (``check --site``)."""
+    if not engine_installed(engine):
+        raise RulesdocError(
+            f"the {engine} engine is not installed in this environment (pip install {engine})"
+        )
+    config = project.root / "mkdocs.yml"
+    if engine == "zensical":
+        from generator.site import zensical
+        from generator.site.config_file import read_config
+
+        site_dir = project.root / str(read_config(config).get("site_dir") or "site")
+        source = zensical.build(project, site_dir, strict=strict)
+        for warning in source.warnings:
+            say(f"warning: {warning}")
+    else:
+        command = [sys.executable, "-m", engine, "build", "-f", str(config)]
+        if strict:
+            command.append("--strict")
+        done = subprocess.run(command, cwd=project.root, check=False)
+        if done.returncode != 0:
+            raise RulesdocError(
+                f"{engine} build failed (exit {done.returncode}); the previous site is unchanged"
+            )
+    problems = site_problems(project, None)
+    if problems:
+        raise RulesdocError(
+            f"the built site is incomplete: {problems[0]}"
+            + (f" (and {len(problems) - 1} more: `rulesdoc check --site`)" if len(problems) > 1 else "")
+        )
+    say(f"built with {engine}: every language has every page, its search index and its 404 page")
+
+
+def site_problems(project: Project, site: Path | None) -> list[str]:
+    """``check --site``: what the built site lacks (every published language, every page)."""
+    from generator.i18n.translate import SOURCE, select_languages
+    from generator.pages.render import Workspace
+    from generator.site.config_file import read_config
+    from generator.site.source import plugin_options
+    from generator.site.verify import Expected, verify
+
+    config = read_config(project.root / "mkdocs.yml")
+    if site is None:
+        site = project.root / str(config.get("site_dir") or "site")
+    workspace = Workspace.load(project)
+    published = select_languages(workspace.languages, list(plugin_options(config).get("languages") or []))
+    if SOURCE not in published:
+        published.insert(0, SOURCE)
+    expected = Expected(
+        tuple(published),
+        tuple(name[: -len(".j2")] for name in workspace.names),
+        bool(config.get("use_directory_urls", True)),
+    )
+    return verify(site, expected)
+
+
+def check_site(project: Project, site: Path, say: Callable[[str], None]) -> int:
+    problems = site_problems(project, site)
+    for problem in problems:
+        say(f"{problem} [site]")
+    if problems:
+        return 1
+    say(f"{display_path(site)}: every language has every page, its search index and its 404 page")
+    return 0
