@@ -184,26 +184,10 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="verify the built site DIR instead: every language, page, index, 404",
     )
-    _site_parsers(commands)
+    from generator.cli.site_commands import add_parsers
+
+    add_parsers(commands, _out_option)
     return parser
-
-
-def _site_parsers(commands: argparse._SubParsersAction[_Parser]) -> None:
-    from generator.cli.site_commands import ENGINES
-
-    source = commands.add_parser(
-        "site-source",
-        help="write what a site engine builds: per language its pages, configuration, theme strings",
-    )
-    _out_option(source, "build/site-source")
-    build = commands.add_parser("build", help="build the site with an engine, then verify it (check --site)")
-    build.add_argument(
-        "--engine", choices=ENGINES, help="default: the one installed (mkdocs, properdocs, zensical)"
-    )
-    for command in (source, build):
-        command.add_argument(
-            "--no-strict", dest="strict", action="store_false", help="build even when `check` reports errors"
-        )
 
 
 def _score(args: argparse.Namespace, project: Project) -> int:

@@ -7,11 +7,13 @@ mkdocs.yml); Zensical, which runs no plugin of ours, builds the source rulesdoc 
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from generator.errors import RulesdocError, display_path
 from generator.io import files
@@ -106,3 +108,20 @@ def check_site(project: Project, site: Path, say: Callable[[str], None]) -> int:
         return 1
     say(f"{display_path(site)}: every language has every page, its search index and its 404 page")
     return 0
+
+
+def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, str], None]) -> None:
+    """The site's subcommands, on the command's parser (``site-source``, ``build``)."""
+    source = commands.add_parser(
+        "site-source",
+        help="write what a site engine builds: per language its pages, configuration, theme strings",
+    )
+    out_option(source, "build/site-source")
+    build = commands.add_parser("build", help="build the site with an engine, then verify it (check --site)")
+    build.add_argument(
+        "--engine", choices=ENGINES, help="default: the one installed (mkdocs, properdocs, zensical)"
+    )
+    for command in (source, build):
+        command.add_argument(
+            "--no-strict", dest="strict", action="store_false", help="build even when `check` reports errors"
+        )
