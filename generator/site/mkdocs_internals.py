@@ -52,9 +52,10 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site
 Material's language partials (its theme strings) are read by :mod:`generator.i18n.material_partials`,
 its own seam, checked by ``tests/test_seams.py``.
 
-Only light modules are imported here at the top (``check`` and ``render`` read mkdocs.yml through
-:func:`read_mkdocs_yml`): MkDocs' build machinery is imported where a build uses it, ~0.35 s less
-for those commands.
+No engine module is imported here at the top: each use imports it, through
+:mod:`generator.site.mkdocs_package` (``mkdocs``, or ``properdocs`` where ProperDocs replaces
+MkDocs), so the commands that need no engine run with neither installed, and build machinery
+costs a command only when it builds.
 """
 
 from __future__ import annotations
@@ -71,9 +72,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-from mkdocs.utils import clean_directory, get_build_timestamp
-from mkdocs.utils import templates as mkdocs_templates
-from mkdocs.utils.yaml import yaml_load
+
+from generator.site import mkdocs_package
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -86,9 +86,7 @@ if TYPE_CHECKING:
 
 def build_language(config: MkDocsConfig) -> None:
     """One whole MkDocs build of ``config`` (every event, strict mode included)."""
-    from mkdocs.commands import build as mkdocs_build
-
-    mkdocs_build.build(config)
+    mkdocs_package.module("commands.build").build(config)
 
 
 # ---------------------------------------------------------------- 2. a config copied, not read again
@@ -102,9 +100,7 @@ def copy_config(validated: MkDocsConfig, site_dir: str, site_url: str | None) ->
     build; the others are new copies. The collection is made anew: it registers each plugin's
     events as the plugin is set into it.
     """
-    from mkdocs.plugins import PluginCollection
-
-    plugins = PluginCollection()
+    plugins = mkdocs_package.module("plugins").PluginCollection()
     for name, plugin in validated.plugins.items():
         kept = hasattr(plugin, "on_startup") or hasattr(plugin, "on_shutdown")
         plugins[name] = plugin if kept else copy.deepcopy(plugin)
@@ -138,28 +134,38 @@ class ListingEnvironment(jinja2.Environment):
 @jinja2.pass_context
 def theme_url(context: jinja2.runtime.Context, value: str) -> str:
     """MkDocs' own ``url`` filter."""
-    return mkdocs_templates.url_filter(context, value)  # type: ignore[arg-type]  # MkDocs names its own Context type
+    return _url_filter()(context, value)  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _url_filter() -> Any:
+    """Looked up once: the filter runs for every URL of every page."""
+    return mkdocs_package.module("utils.templates").url_filter
 
 
 # ---------------------------------------------------------------- 6. a strict build's refusal, foreseen
 
 
 class StrictWarnings(logging.Handler):
-    """The warnings MkDocs counts to refuse a strict build, counted alike while attached."""
+    """The warnings the engine counts to refuse a strict build, counted alike while attached: on
+    its own logger (``mkdocs``, or ``properdocs`` under ProperDocs, whose core logs there and whose
+    command makes the ``mkdocs`` logger its child, so a plugin's warning is counted once too)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.count = 0
+        self.logger = mkdocs_package.logger()
 
     def emit(self, record: logging.LogRecord) -> None:
         self.count += 1
 
     def attach(self) -> None:
         self.count = 0
-        logging.getLogger("mkdocs").addHandler(self)
+        self.logger = mkdocs_package.logger()
+        self.logger.addHandler(self)
 
     def detach(self) -> None:
-        logging.getLogger("mkdocs").removeHandler(self)
+        self.logger.removeHandler(self)
 
 
 # ---------------------------------------------------------------- 7. Material's search, per language
@@ -186,14 +192,14 @@ def _search(config: MkDocsConfig) -> Any:
 
 def read_mkdocs_yml(handle: Any) -> Any:
     """mkdocs.yml as MkDocs reads it (``!ENV`` and ``!relative`` resolved)."""
-    return yaml_load(handle)
+    return mkdocs_package.module("utils.yaml").yaml_load(handle)
 
 
 KEPT_BY_CLEAN = "."  # a name in the site folder starting with this survives MkDocs' emptying of it
 
 
 def build_timestamp() -> int:
-    return get_build_timestamp()
+    return mkdocs_package.module("utils").get_build_timestamp()  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------- the assumptions, checked
@@ -208,7 +214,7 @@ class Assumption:
 
 def versions() -> str:
     found = []
-    for package in ("mkdocs", "mkdocs-material"):
+    for package in (mkdocs_package.name(), "mkdocs-material"):
         try:
             found.append(f"{package} {importlib.metadata.version(package)}")
         except importlib.metadata.PackageNotFoundError:
@@ -226,25 +232,24 @@ def _in_order(function: Callable[..., Any], *snippets: str) -> None:
 
 
 def _check_build() -> None:
-    from mkdocs.commands import build as mkdocs_build
-
+    mkdocs_build = mkdocs_package.module("commands.build")
     parameters = inspect.signature(mkdocs_build.build).parameters
     assert list(parameters)[0] == "config", f"build's parameters are {list(parameters)}"
 
 
 def _check_copy_config() -> None:
-    from mkdocs.config.defaults import MkDocsConfig
-    from mkdocs.plugins import BasePlugin, PluginCollection
-    from mkdocs.structure.files import Files
-
+    MkDocsConfig = mkdocs_package.module("config.defaults").MkDocsConfig
+    plugins_module = mkdocs_package.module("plugins")
+    BasePlugin: Any = plugins_module.BasePlugin
+    Files = mkdocs_package.module("structure.files").Files
     called: list[str] = []
 
-    class Probe(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
-        def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+    class Probe(BasePlugin):  # type: ignore[misc]
+        def on_files(self, files: Any, /, *, config: Any) -> Any:
             called.append("files")
             return files
 
-    plugins = PluginCollection()
+    plugins = plugins_module.PluginCollection()
     plugins["probe"] = copy.deepcopy(Probe())
     config = MkDocsConfig()
     plugins.on_files(Files([]), config=config)
@@ -253,14 +258,16 @@ def _check_copy_config() -> None:
     assert type(copied) is MkDocsConfig
 
 
-def _check_theme() -> None:
-    from mkdocs.commands import build as mkdocs_build
-    from mkdocs.theme import Theme
+# Material's theme, not MkDocs' built-in one: ProperDocs removed that, and Material is the theme we build.
+CHECKED_THEME = "material"
 
-    original = Theme(name="mkdocs")
+
+def _check_theme() -> None:
+    mkdocs_build = mkdocs_package.module("commands.build")
+    original = mkdocs_package.module("theme").Theme(name=CHECKED_THEME)
     made = jinja2.Environment()
     shared = share_theme(original, lambda theme: made)
-    assert shared.dirs == original.dirs and shared["name"] == "mkdocs", "a copied Theme lost its state"
+    assert shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state"
     assert shared.get_env() is made, "a Theme's get_env is no longer answered by its instance"
     assert original.get_env() is not made, "copying a Theme changed the original"
     _in_order(
@@ -269,9 +276,8 @@ def _check_theme() -> None:
 
 
 def _check_listing() -> None:
-    from mkdocs.config.defaults import MkDocsConfig
-    from mkdocs.structure.files import Files
-
+    MkDocsConfig = mkdocs_package.module("config.defaults").MkDocsConfig
+    Files = mkdocs_package.module("structure.files").Files
     asked: list[Any] = []
 
     class Listing(ListingEnvironment):
@@ -286,20 +292,16 @@ def _check_listing() -> None:
 
 
 def _check_url_filter() -> None:
-    from mkdocs.theme import Theme
-
-    env = Theme(name="mkdocs").get_env()
-    assert env.filters.get("url") is mkdocs_templates.url_filter, (
+    env = mkdocs_package.module("theme").Theme(name=CHECKED_THEME).get_env()
+    assert env.filters.get("url") is mkdocs_package.module("utils.templates").url_filter, (
         "the theme's `url` filter is another function"
     )
 
 
 def _check_strict() -> None:
-    from mkdocs.commands import build as mkdocs_build
-
     _in_order(
-        mkdocs_build.build,
-        "logging.getLogger('mkdocs').addHandler(warning_counter)",
+        mkdocs_package.module("commands.build").build,
+        f"logging.getLogger('{mkdocs_package.name()}').addHandler(warning_counter)",
         "on_post_build(",
         "warning_counter.get_counts()",
         "raise Abort(",
@@ -307,6 +309,7 @@ def _check_strict() -> None:
 
 
 def _check_search() -> None:
+    mkdocs_package.alias_mkdocs()  # Material imports mkdocs
     from material.plugins.search.plugin import SearchPlugin
 
     options = dict(SearchPlugin.config_class._schema)
@@ -331,7 +334,7 @@ def _check_clean() -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.mkdir(os.path.join(folder, KEPT_BY_CLEAN + "kept"))
         os.mkdir(os.path.join(folder, "emptied"))
-        clean_directory(folder)
+        mkdocs_package.module("utils").clean_directory(folder)
         assert os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}"
 
 
@@ -366,7 +369,7 @@ CHECKS: tuple[Assumption, ...] = (
         "url_filter", "the theme's `url` filter is mkdocs.utils.templates.url_filter", _check_url_filter
     ),
     Assumption(
-        "strict", "a strict build counts mkdocs' warnings and aborts after on_post_build", _check_strict
+        "strict", "a strict build counts the engine's warnings and aborts after on_post_build", _check_strict
     ),
     Assumption(
         "search",

@@ -1,14 +1,11 @@
 """The rulesdoc plugin's options in mkdocs.yml, for the commands that run without MkDocs' build
-(``check``, ``render``): read here, with the site's code, since only generator.site imports MkDocs."""
+(``check``, ``render``): read here, with the site's code, by :mod:`generator.site.config_file`,
+which needs no engine installed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
-import yaml
-
-from generator.errors import Location, RulesdocError, display_path
 
 
 @dataclass(frozen=True)
@@ -20,17 +17,10 @@ class SiteOptions:
 
 
 def site_options(mkdocs_yml: Path) -> SiteOptions:
-    if not mkdocs_yml.is_file():
-        return SiteOptions()
-    from generator.site.mkdocs_internals import read_mkdocs_yml  # MkDocs' loader: !ENV, !relative
+    from generator.site.config_file import read_config  # as the engines read it, with none installed
 
-    where = Location(display_path(mkdocs_yml))
-    try:
-        with mkdocs_yml.open("rb") as handle:
-            config = read_mkdocs_yml(handle) or {}
-    except (yaml.YAMLError, OSError) as error:
-        raise RulesdocError(f"invalid mkdocs.yml: {' '.join(str(error).split())}", where) from None
-    plugins = config.get("plugins") or [] if isinstance(config, dict) else []
+    config = read_config(mkdocs_yml)
+    plugins = config.get("plugins") or []
     entries = plugins.items() if isinstance(plugins, dict) else (
         next(iter(p.items())) if isinstance(p, dict) else (p, None) for p in plugins
     )  # fmt: skip

@@ -46,15 +46,16 @@ from generator.io import files
 from generator.pages.rebuild_memory import Memory
 from generator.pages.render import Project
 from generator.site import build as sitebuild
-from generator.site import chrome, helper, publishing, rootfiles, source
+from generator.site import chrome, helper, mkdocs_package, publishing, rootfiles, source
 from generator.site.chrome import compact_alternates
 from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
 from generator.site.mkdocs_internals import StrictWarnings, has_search, set_search_language
 from generator.site.source import counterpart, language_root
 from generator.spec.schema import publish_schema
 
-# Input errors while previewing: outside the "mkdocs" logger, whose strict mode would count an
-# error and fail the rebuild, which leaves `mkdocs serve` holding every request until one succeeds.
+# Input errors while previewing: outside the engine's logger ("mkdocs", "properdocs"), whose strict
+# mode would count an error and fail the rebuild, which leaves `mkdocs serve` holding every request
+# until one succeeds.
 preview_log = logging.getLogger("rulesdoc")
 
 
@@ -303,7 +304,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             # not its traceback; the old site is untouched (the new one was being built beside it).
             written = error.filename2 or error.filename
             where = display_path(written) if written else "the site"
-            logging.getLogger("mkdocs").error("%s: cannot write: %s", where, error.strerror or error)
+            mkdocs_package.logger().error("%s: cannot write: %s", where, error.strerror or error)
             raise Abort("Aborted: the site could not be written; the previous site is unchanged") from None
 
     def _release(self) -> None:
