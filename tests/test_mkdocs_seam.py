@@ -30,3 +30,22 @@ def test_a_broken_assumption_is_reported_with_versions_and_name() -> None:
 
     with pytest.raises(pytest.fail.Exception, match=r"mkdocs \S+.*assumes probe: a probe.*no such thing"):
         test_mkdocs_seam_assumption_holds(Assumption("probe", "a probe", broken))
+
+
+def test_strict_warnings_are_counted_on_the_running_engines_logger() -> None:
+    """Here MkDocs is installed: its package is the engine, and its core's warnings are counted."""
+    import logging
+
+    from generator.site import mkdocs_package
+    from generator.site.mkdocs_internals import StrictWarnings
+
+    assert mkdocs_package.name() == "mkdocs"
+    counted = StrictWarnings()
+    counted.attach()
+    try:
+        logging.getLogger("mkdocs.structure.pages").warning("a link to nowhere")
+        logging.getLogger("mkdocs.structure.pages").info("not a warning")
+    finally:
+        counted.detach()
+    logging.getLogger("mkdocs.structure.pages").warning("after the build")
+    assert counted.count == 1
