@@ -123,3 +123,19 @@ def test_a_warning_of_properdocs_core_is_counted_by_our_strict_check(python: Pat
     done = run(python, "-c", probe, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "1"
+
+
+def test_every_mkdocs_seam_check_holds_under_properdocs(python: Path) -> None:
+    """The seam's assumptions (generator/site/mkdocs_internals.py) hold of ProperDocs as of MkDocs."""
+    probe = (
+        "from generator.site.mkdocs_internals import CHECKS\n"
+        "for assumption in CHECKS:\n"
+        "    try:\n"
+        "        assumption.check()\n"
+        "    except Exception as error:\n"
+        "        print(assumption.name, type(error).__name__, error)\n"
+        "print(len(CHECKS), 'checked')\n"
+    )
+    done = run(python, "-c", probe, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["10 checked"]
