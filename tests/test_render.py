@@ -227,3 +227,32 @@ def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path, seed_root: Path
         assert reduced not in pages[lang, "scoring.md"], lang
     # The home page no longer says the app runs this engine: it has its own code.
     assert "same scoring engine that the app uses" not in pages["en", "index.md"]
+
+
+def test_the_third_reviews_wording_findings_stay_fixed(tmp_path: Path, seed_root: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(SEED_RULES.read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
+    pages = {
+        (p.lang, p.name): p.text
+        for p in render_all(Project(rules, seed_root / "templates", seed_root / "locales"), strict=False)
+    }
+    # The home page agrees with the examples' caption ("computed by the app") instead of saying
+    # that only this help's engine computes the numbers.
+    assert "is what the app computes from the rules" in pages["en", "index.md"]
+    assert "computed from the rules by this help" not in pages["en", "index.md"]
+    # Danish: "pointmotor" is not a Danish word; the engine is a "beregningsmotor".
+    assert "beregningsmotor" in pages["da", "index.md"] and "pointmotor" not in pages["da", "index.md"]
+    # Dutch: help pages explain (plural), and tied players have "dezelfde" lowest value.
+    assert "Deze helppagina's leggen uit" in pages["nl", "index.md"]
+    assert "samen de laagste handwaarde" not in pages["nl", "scoring.md"]
+    assert "dezelfde laagste handwaarde" in pages["nl", "scoring.md"]
+    # Hindi: not "checked against = in opposition to"; पृष्ठ as in the theme strings, not पन्ना.
+    assert "विरुद्ध" not in pages["hi", "index.md"]
+    for name in ("index.md", "translation-status.md"):
+        assert "पन्न" not in pages["hi", name], name
+    # Malay: "berdasarkan peraturan", and no "adalah" before an adjective.
+    assert "berdasarkan peraturan" in pages["ms", "index.md"]
+    assert "daripada peraturan" not in pages["ms", "index.md"]
+    assert "adalah sama" not in pages["ms", "scoring.md"]
+    # Portuguese: "ultrapassa esse valor", never a dangling feminine "a ultrapassa".
+    assert "a ultrapassa" not in pages["pt", "scoring.md"]
