@@ -256,3 +256,34 @@ def test_the_third_reviews_wording_findings_stay_fixed(tmp_path: Path, seed_root
     assert "adalah sama" not in pages["ms", "scoring.md"]
     # Portuguese: "ultrapassa esse valor", never a dangling feminine "a ultrapassa".
     assert "a ultrapassa" not in pages["pt", "scoring.md"]
+
+
+def test_a_sentence_opening_with_a_fallback_keeps_its_capital_and_its_direction(project_copy: Path) -> None:
+    # Danish lacks "the joker": the sentence opens with the English fallback, whose mark starts
+    # with "<"; the capital belongs on the text inside ("The joker costs…"), not on the "<".
+    from babel.messages.pofile import read_po, write_po
+
+    from generator.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN
+
+    path = project_copy / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    catalog.get("the joker", "card kind").string = ""
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+    page = next(p for p in render_all(Project.at(project_copy), ["da"]) if p.name == "scoring.md").text
+    assert f"{FALLBACK_OPEN}The joker{FALLBACK_CLOSE} koster" in page
+    assert f"{FALLBACK_OPEN}the joker" not in page
+    # English inside a right-to-left page reads left to right, isolated from the Arabic around it.
+    assert 'dir="ltr"' in FALLBACK_OPEN
+
+
+def test_capitalise_first_skips_the_fallback_mark() -> None:
+    from generator.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN, capitalise_first
+
+    assert capitalise_first("jokeren koster") == "Jokeren koster"
+    assert (
+        capitalise_first(f"{FALLBACK_OPEN}the joker{FALLBACK_CLOSE}")
+        == f"{FALLBACK_OPEN}The joker{FALLBACK_CLOSE}"
+    )
+    assert capitalise_first("") == ""

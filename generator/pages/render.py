@@ -34,6 +34,7 @@ from generator.i18n.translate import (
     Language,
     Miss,
     Translator,
+    capitalise_first,
     count,
     discover_languages,
     judge_catalog,
@@ -254,7 +255,11 @@ class Workspace:
             for name in self.names:
                 try:
                     text = self.env.get_template(name).render(
-                        page=context, f=context.facts, num=fmt.number, R=Reason
+                        page=context,
+                        f=context.facts,
+                        num=fmt.number,
+                        R=Reason,
+                        capitalise_first=capitalise_first,
                     )
                 except RulesdocError:
                     raise
