@@ -287,3 +287,25 @@ def test_capitalise_first_skips_the_fallback_mark() -> None:
         == f"{FALLBACK_OPEN}The joker{FALLBACK_CLOSE}"
     )
     assert capitalise_first("") == ""
+
+
+def test_a_page_with_no_translated_sentence_says_it_is_all_in_english(project_copy: Path) -> None:
+    from babel.messages.pofile import read_po, write_po
+
+    path = project_copy / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    index_messages = [
+        m for m in catalog if m.id and any(f == "templates/index.md.j2" for f, _ in m.locations)
+    ]
+    assert len(index_messages) >= 4  # the home page's heading, paragraphs and links
+    for message in index_messages:
+        message.string = ""
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+    pages = {p.name: p.text for p in render_all(Project.at(project_copy), ["da"]) if p.lang == "da"}
+    whole = "Denne side er endnu ikke oversat og vises på engelsk."
+    parts = "Dele af denne side er endnu ikke oversat og vises på engelsk."
+    assert whole in pages["index.md"] and parts not in pages["index.md"]
+    # The scoring page still has Danish sentences: only its blanked heading is English.
+    assert parts in pages["scoring.md"] and whole not in pages["scoring.md"]

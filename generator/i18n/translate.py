@@ -223,6 +223,8 @@ class Translator:
                 if usable.get(key, Verdict(Status.UNTRANSLATED)).usable:
                     self.table[key] = forms(message.string)
         self.missed: dict[Key, Miss] = {}
+        # How many lookups found a translation: a page rendered without one more is all English.
+        self.found = 0
 
     @classmethod
     def load(cls, language: Language, mark_fallbacks: bool = True) -> Translator:
@@ -235,6 +237,7 @@ class Translator:
         found = self.table.get(key)
         if found is not None:
             index = self.rule.select(n) if (plural is not None and self.rule) else 0
+            self.found += 1
             return found[min(index, len(found) - 1)], False
         english = singular if plural is None or n == 1 else plural
         if self.language.is_source:
