@@ -227,3 +227,85 @@ def test_the_reviews_wording_findings_stay_fixed(tmp_path: Path, seed_root: Path
         assert reduced not in pages[lang, "scoring.md"], lang
     # The home page no longer says the app runs this engine: it has its own code.
     assert "same scoring engine that the app uses" not in pages["en", "index.md"]
+
+
+def test_the_third_reviews_wording_findings_stay_fixed(tmp_path: Path, seed_root: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(SEED_RULES.read_text("utf-8") + BLOCKED_EXAMPLE, "utf-8")
+    pages = {
+        (p.lang, p.name): p.text
+        for p in render_all(Project(rules, seed_root / "templates", seed_root / "locales"), strict=False)
+    }
+    # The home page agrees with the examples' caption ("computed by the app") instead of saying
+    # that only this help's engine computes the numbers.
+    assert "is what the app computes from the rules" in pages["en", "index.md"]
+    assert "computed from the rules by this help" not in pages["en", "index.md"]
+    # Danish: "pointmotor" is not a Danish word; the engine is a "beregningsmotor".
+    assert "beregningsmotor" in pages["da", "index.md"] and "pointmotor" not in pages["da", "index.md"]
+    # Dutch: help pages explain (plural), and tied players have "dezelfde" lowest value.
+    assert "Deze helppagina's leggen uit" in pages["nl", "index.md"]
+    assert "samen de laagste handwaarde" not in pages["nl", "scoring.md"]
+    assert "dezelfde laagste handwaarde" in pages["nl", "scoring.md"]
+    # Hindi: not "checked against = in opposition to"; पृष्ठ as in the theme strings, not पन्ना.
+    assert "विरुद्ध" not in pages["hi", "index.md"]
+    for name in ("index.md", "translation-status.md"):
+        assert "पन्न" not in pages["hi", name], name
+    # Malay: "berdasarkan peraturan", and no "adalah" before an adjective.
+    assert "berdasarkan peraturan" in pages["ms", "index.md"]
+    assert "daripada peraturan" not in pages["ms", "index.md"]
+    assert "adalah sama" not in pages["ms", "scoring.md"]
+    # Portuguese: "ultrapassa esse valor", never a dangling feminine "a ultrapassa".
+    assert "a ultrapassa" not in pages["pt", "scoring.md"]
+
+
+def test_a_sentence_opening_with_a_fallback_keeps_its_capital_and_its_direction(project_copy: Path) -> None:
+    # Danish lacks "the joker": the sentence opens with the English fallback, whose mark starts
+    # with "<"; the capital belongs on the text inside ("The joker costs…"), not on the "<".
+    from babel.messages.pofile import read_po, write_po
+
+    from generator.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN
+
+    path = project_copy / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    catalog.get("the joker", "card kind").string = ""
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+    page = next(p for p in render_all(Project.at(project_copy), ["da"]) if p.name == "scoring.md").text
+    assert f"{FALLBACK_OPEN}The joker{FALLBACK_CLOSE} koster" in page
+    assert f"{FALLBACK_OPEN}the joker" not in page
+    # English inside a right-to-left page reads left to right, isolated from the Arabic around it.
+    assert 'dir="ltr"' in FALLBACK_OPEN
+
+
+def test_capitalise_first_skips_the_fallback_mark() -> None:
+    from generator.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN, capitalise_first
+
+    assert capitalise_first("jokeren koster") == "Jokeren koster"
+    assert (
+        capitalise_first(f"{FALLBACK_OPEN}the joker{FALLBACK_CLOSE}")
+        == f"{FALLBACK_OPEN}The joker{FALLBACK_CLOSE}"
+    )
+    assert capitalise_first("") == ""
+
+
+def test_a_page_with_no_translated_sentence_says_it_is_all_in_english(project_copy: Path) -> None:
+    from babel.messages.pofile import read_po, write_po
+
+    path = project_copy / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    index_messages = [
+        m for m in catalog if m.id and any(f == "templates/index.md.j2" for f, _ in m.locations)
+    ]
+    assert len(index_messages) >= 4  # the home page's heading, paragraphs and links
+    for message in index_messages:
+        message.string = ""
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+    pages = {p.name: p.text for p in render_all(Project.at(project_copy), ["da"]) if p.lang == "da"}
+    whole = "Denne side er endnu ikke oversat og vises på engelsk."
+    parts = "Dele af denne side er endnu ikke oversat og vises på engelsk."
+    assert whole in pages["index.md"] and parts not in pages["index.md"]
+    # The scoring page still has Danish sentences: only its blanked heading is English.
+    assert parts in pages["scoring.md"] and whole not in pages["scoring.md"]

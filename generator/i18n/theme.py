@@ -79,6 +79,11 @@ EXTRA: dict[str, tuple[str, str]] = {
         "Notice at the top of a page where some sentences still show in English, because their"
         " translation is missing or awaits review.",
     ),
+    "rulesdoc.untranslated_page": (
+        "This page is not translated yet and is shown in English.",
+        "Notice at the top of a page where no sentence is translated yet, because every"
+        " translation is missing or awaits review.",
+    ),
     "rulesdoc.help_translate": (
         "Help translate them",
         "Link after that notice, to where volunteers translate this help into this language.",

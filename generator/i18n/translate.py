@@ -35,7 +35,10 @@ SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
 # Around English text on a page whose catalog lacks the message: the standard way to say a
 # passage is in another language (WCAG 3.1.2), styled by the class, invisible in <title> and nav
 # (MkDocs strips tags from heading text). Message texts are escaped: no other tag reaches a page.
-FALLBACK_OPEN = f'<span lang="{cldr.bcp47(SOURCE_LANGUAGE)}" class="rd-untranslated">'
+# dir="ltr" isolates the English inside a right-to-left page (an element with dir is
+# unicode-bidi: isolate in HTML's user-agent stylesheet): without it an Arabic page shows
+# "11 + 20 + 5 = 36" as "36 = 5 + 20 + 11" and moves the full stop to the left edge.
+FALLBACK_OPEN = f'<span lang="{cldr.bcp47(SOURCE_LANGUAGE)}" class="rd-untranslated" dir="ltr">'
 FALLBACK_CLOSE = "</span>"
 CARD_CONTEXT = "card"
 
@@ -220,6 +223,8 @@ class Translator:
                 if usable.get(key, Verdict(Status.UNTRANSLATED)).usable:
                     self.table[key] = forms(message.string)
         self.missed: dict[Key, Miss] = {}
+        # How many lookups found a translation: a page rendered without one more is all English.
+        self.found = 0
 
     @classmethod
     def load(cls, language: Language, mark_fallbacks: bool = True) -> Translator:
@@ -232,6 +237,7 @@ class Translator:
         found = self.table.get(key)
         if found is not None:
             index = self.rule.select(n) if (plural is not None and self.rule) else 0
+            self.found += 1
             return found[min(index, len(found) - 1)], False
         english = singular if plural is None or n == 1 else plural
         if self.language.is_source:
@@ -260,6 +266,17 @@ class Translator:
     def plain(self, message: str, context: str | None = None) -> str:
         """A translation as plain, unescaped text, for callers that escape for their own context."""
         return " ".join(self._lookup(context, message, None, 1)[0].split())
+
+
+def capitalise_first(text: str) -> str:
+    """The text with its first letter a capital, past a fallback mark that opens it.
+
+    A sentence may begin with a message ("jokeren koster…"); when that message is the English
+    fallback, the text starts with the mark's ``<``, and capitalising that changes nothing.
+    """
+    mark = FALLBACK_OPEN if text.startswith(FALLBACK_OPEN) else ""
+    rest = text[len(mark) :]
+    return mark + rest[:1].upper() + rest[1:]
 
 
 def unmarked(text: str) -> str:

@@ -34,6 +34,7 @@ from generator.i18n.translate import (
     Language,
     Miss,
     Translator,
+    capitalise_first,
     count,
     discover_languages,
     judge_catalog,
@@ -252,9 +253,14 @@ class Workspace:
         try:
             context = page_context(self.rules, translate, fmt, status)
             for name in self.names:
+                found_before = translate.found
                 try:
                     text = self.env.get_template(name).render(
-                        page=context, f=context.facts, num=fmt.number, R=Reason
+                        page=context,
+                        f=context.facts,
+                        num=fmt.number,
+                        R=Reason,
+                        capitalise_first=capitalise_first,
                     )
                 except RulesdocError:
                     raise
@@ -265,7 +271,8 @@ class Workspace:
                 # Any English on the page (the view model translated some texts before the page):
                 # a catalog's text is escaped, so only a fallback can carry this tag.
                 if FALLBACK_OPEN in text:
-                    text = add_notice(text, translate, self.help_url(language))
+                    all_english = translate.found == found_before
+                    text = add_notice(text, translate, self.help_url(language), all_english)
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
@@ -273,12 +280,14 @@ class Workspace:
 
 
 NOTICE = "rulesdoc.untranslated"  # theme messages (generator/i18n/theme.py EXTRA)
+NOTICE_ALL = "rulesdoc.untranslated_page"
 HELP_TRANSLATE = "rulesdoc.help_translate"
 _FIRST_HEADING = re.compile(r"^# .*\n", re.M)
 
 
-def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
-    """The page with one notice under its first heading: part of it shows in English.
+def add_notice(text: str, translate: Translator, help_url: str | None, all_english: bool = False) -> str:
+    """The page with one notice under its first heading: part of it (or, when the template
+    found no translation at all, all of it) shows in English.
 
     A paragraph in Material's admonition classes and the ``note`` role (attr_list), linking
     to where translators help: ``translate_url`` of check.yaml, else the translation status
@@ -287,7 +296,7 @@ def add_notice(text: str, translate: Translator, help_url: str | None) -> str:
     """
     from generator.i18n.theme import EXTRA
 
-    said = translate.pgettext(THEME_CONTEXT, EXTRA[NOTICE][0])
+    said = translate.pgettext(THEME_CONTEXT, EXTRA[NOTICE_ALL if all_english else NOTICE][0])
     link = ""
     if help_url is not None:
         link = f" [{translate.pgettext(THEME_CONTEXT, EXTRA[HELP_TRANSLATE][0])}]({help_url})"
