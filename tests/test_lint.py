@@ -797,7 +797,7 @@ def test_json_and_github_formats(project: Path) -> None:
     assert annotations == [
         f"::warning file={catalog},line={line_of(catalog, 'Winner')},title=rulesdoc completeness (nl)::"
         f"'Winner': untranslated: the page shows the English text (used at {template}:"
-        f"{winner_line}); translate it at this line (Poedit, Weblate or a text editor), then `make site`"
+        f"{winner_line}); translate it at this line (Poedit, Weblate or a text editor), then `rulesdoc build`"
     ]
 
 

@@ -221,7 +221,7 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
             say(f"{display_path(path)}: compiled")
     elif args.step == "init":
         path = catalogs.init(locales, args.lang, args.locale, root)
-        say(f"{display_path(path)}: created; translate it, then `make site`")
+        say(f"{display_path(path)}: created; translate it, then `rulesdoc build`")
     elif args.step == "pseudo":
         path = pseudo.write_pseudo(locales, args.out)
         say(f"{display_path(path)}: written; `rulesdoc render --locales {display_path(args.out)}` renders it")

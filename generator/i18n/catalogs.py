@@ -177,7 +177,9 @@ def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
 def load_template(locales: Path, root: Path | None = None) -> po.LoadedCatalog:
     path = template_path(locales)
     if not path.is_file():
-        raise RulesdocError("messages.pot not found: run `make extract`", Location(display_path(path)))
+        raise RulesdocError(
+            "messages.pot not found: run `rulesdoc catalog extract`", Location(display_path(path))
+        )
     return po.load(path, root)
 
 
@@ -229,7 +231,7 @@ def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) 
     if not force and translated and len(lost) > SHRINK_LIMIT * len(translated):
         raise RulesdocError(
             f"messages.pot lacks {len(lost)} of the {len(translated)} translated messages of this catalog: "
-            "a template folder moved or a bad extraction? Run `make extract` from a full checkout, "
+            "a template folder moved or a bad extraction? Run `rulesdoc catalog extract` from the project, "
             "or `catalog update --force` if the messages really went (they are kept as #~ obsolete)",
             Location(loaded.shown),
         )

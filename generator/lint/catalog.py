@@ -16,8 +16,8 @@ from generator.lint.inputs import GLOSSARY_NAME, Subject
 from generator.lint.model import FIX, Finding, Severity
 from generator.lint.registry import check
 
-UPDATE = "run `make update`"
-EXTRACT = "run `make extract`"
+UPDATE = "run `rulesdoc catalog update`"
+EXTRACT = "run `rulesdoc catalog extract`"
 
 
 @check("stale")
@@ -121,7 +121,7 @@ def completeness(subject: Subject) -> Iterator[Finding]:
             what = "untranslated" if len(empty) == len(texts) else f"plural form(s) {', '.join(empty)} empty"
             yield subject.finding(
                 f"{what}: the page shows the English text{where}; translate it at this line "
-                "(Poedit, Weblate or a text editor), then `make site`",
+                "(Poedit, Weblate or a text editor), then `rulesdoc build`",
                 entry,
                 severity=Severity.WARNING,
             )

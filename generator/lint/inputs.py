@@ -147,7 +147,8 @@ def share(
     root = workspace.project.root
     if workspace.template is None:
         raise RulesdocError(
-            "messages.pot not found: run `make extract`", Location(display_path(workspace.project.pot))
+            "messages.pot not found: run `rulesdoc catalog extract`",
+            Location(display_path(workspace.project.pot)),
         )
     if pages_dir is not None and not pages_dir.is_dir():
         raise RulesdocError("pages folder not found", Location(display_path(pages_dir)))

@@ -108,8 +108,9 @@ def markdown(report: Report) -> str:
         lines.append("No catalogs.")
     else:
         lines += [
-            "What `make update` will do to each catalog: messages that become fuzzy (a translator must "
-            "review them), new messages without a translation, translations no longer used.",
+            "What `rulesdoc catalog update` will do to each catalog: messages that become fuzzy "
+            "(a translator must review them), new messages without a translation, "
+            "translations no longer used.",
             "",
             _row("Language", "Become fuzzy", "New, untranslated", "Dropped"),
             _row("---", "---:", "---:", "---:"),
