@@ -7,15 +7,25 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-MKDOCS := $(VENV)/bin/mkdocs
 STAMP := $(VENV)/.installed-tool
 TEST_STAMP := $(VENV)/.installed-test
 APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri gettext fonts-ipaexfont-gothic
 # Pages and sitemaps carry the date of the last commit, so two builds of one commit are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
-export NO_MKDOCS_2_WARNING := 1
+# The static-site engine (README, "Platform"): mkdocs (default), properdocs or zensical. The other
+# two get a virtualenv of their own without the mkdocs package (scripts/engine-venv.sh), as a user
+# who left MkDocs has; `make site ENGINE=zensical`. Every build ends with `check --site`: a site
+# without rulesdoc's pages in every language fails, whichever engine wrote it.
+ENGINE ?= mkdocs
+ifeq ($(ENGINE),mkdocs)
+ENGINE_PY := $(PY)
+ENGINE_SETUP := $(STAMP)
+else
+ENGINE_PY := .venv-$(ENGINE)/bin/python
+ENGINE_SETUP := engine-venv
+endif
 
-.PHONY: setup browser-deps site serve test test-fast check lint export extract update compile bench clean
+.PHONY: setup engine-venv browser-deps site serve test test-fast check lint export extract update compile bench clean
 
 # The virtualenv gets no pip of its own (ensurepip takes ~4 s): the interpreter's pip installs
 # into it (--python), or, where the interpreter has none, ensurepip after all. Bytecode is
@@ -41,11 +51,17 @@ setup: $(TEST_STAMP)
 browser-deps: $(TEST_STAMP)
 	@APT_PACKAGES="$(APT_PACKAGES)" scripts/browser-deps.sh $(PY)
 
-site: $(STAMP)
-	$(MKDOCS) build --strict
+engine-venv:
+	PYTHON=$(PYTHON) scripts/engine-venv.sh $(ENGINE) .venv-$(ENGINE)
 
-serve: $(STAMP)
-	RULESDOC_STRICT=false $(MKDOCS) serve
+site: $(ENGINE_SETUP)
+	$(ENGINE_PY) -m generator build --engine $(ENGINE)
+
+# Live preview with MkDocs or ProperDocs; Zensical's own preview does not run our plugin, so it
+# would not rebuild on a catalog or rules.yaml change (README, "Platform").
+serve: $(ENGINE_SETUP)
+	@test "$(ENGINE)" != zensical || { echo "make serve: Zensical's preview does not rebuild on catalog or rules changes; use ENGINE=mkdocs or ENGINE=properdocs" >&2; exit 2; }
+	RULESDOC_STRICT=false $(ENGINE_PY) -m $(ENGINE) serve
 
 check: $(STAMP)
 	$(PY) -m generator check
@@ -90,4 +106,4 @@ bench: $(STAMP)
 	$(PY) bench/bench.py --runs $(BENCH_RUNS)
 
 clean:
-	rm -rf site build .pytest_cache .mypy_cache .ruff_cache tests/artifacts
+	rm -rf site build .venv-properdocs .venv-zensical .pytest_cache .mypy_cache .ruff_cache tests/artifacts

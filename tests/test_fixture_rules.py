@@ -59,7 +59,7 @@ NOT_COPIED = shutil.ignore_patterns(
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+    return {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
 
 
 def run(project: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess[str]:

@@ -177,7 +177,7 @@ def test_a_site_build_past_ulimit_f_is_one_error_and_keeps_the_old_site(tmp_path
     (project / "site" / "index.html").write_text("the old site", "utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build"], cwd=project, capture_output=True, text=True,
-        timeout=300, preexec_fn=limited(100 * 1024), env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=300, preexec_fn=limited(100 * 1024), env={**os.environ},
     )  # fmt: skip
     output = done.stdout + done.stderr
     assert done.returncode == 1, output

@@ -31,7 +31,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     """This process's environment without anything that would let the checkout's package leak in."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env.pop("RULESDOC_STRICT", None)  # the strict build is what is tested
-    env["NO_MKDOCS_2_WARNING"] = "1"
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     return {**env, **extra}
 

@@ -16,7 +16,7 @@ from support import PUBLISHED, ROOT, copy_project
 pytestmark = pytest.mark.slow
 
 VENV = ROOT / ".venv-properdocs"
-ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
 GENERATOR_TAG = re.compile(rb'<meta name="generator" content="[^"]*">')
 
 

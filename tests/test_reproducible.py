@@ -42,7 +42,7 @@ def environment(**overrides: str) -> dict[str, str]:
         for k, v in os.environ.items()
         if k not in {"PYTHONDONTWRITEBYTECODE", "LANGUAGE"} and not k.startswith("LC_")
     }
-    env.update(BASELINE, PYTHONPYCACHEPREFIX=str(PYCACHE), NO_MKDOCS_2_WARNING="1")
+    env.update(BASELINE, PYTHONPYCACHEPREFIX=str(PYCACHE))
     env.update(overrides)
     return env
 

@@ -53,7 +53,7 @@ class Preview:
         self.port = free_port()
         self.log_path = log_path
         self._log: IO[bytes] = log_path.open("wb")
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "RULESDOC_STRICT": "false"}  # as `make serve`
+        env = {**os.environ, "RULESDOC_STRICT": "false"}  # as `make serve`
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
             cwd=root, env=env, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -311,7 +311,7 @@ def test_build_still_fails_on_a_bad_input(
     out = tmp_path / "site"
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-        cwd=root, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
+        cwd=root, env={**os.environ}, capture_output=True, text=True,
         timeout=300,
     )  # fmt: skip
     output = result.stdout + result.stderr

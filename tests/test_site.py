@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 
 
 def build_site(project: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
         cwd=project, env=env, capture_output=True, text=True, timeout=600,
@@ -182,7 +182,7 @@ def test_the_helper_process_changes_no_byte_and_its_failure_only_costs_time(
         "sys.argv = ['mkdocs', 'build', '--strict', '-q', '-d', sys.argv[1]]\n"
         "cli()\n"
     )
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     failed = subprocess.run(
         [sys.executable, "-c", failing, str(tmp_path / "failed")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
@@ -283,7 +283,6 @@ def test_a_page_links_the_docs_folders_files_in_every_language(tmp_path: Path) -
     env = {
         **os.environ,
         "SOURCE_DATE_EPOCH": "1700000000",
-        "NO_MKDOCS_2_WARNING": "1",
         "RULESDOC_STRICT": "false",
     }
     result = subprocess.run(

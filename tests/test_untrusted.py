@@ -191,7 +191,7 @@ def set_joker(root: Path, value: int) -> None:
 
 
 def start_build(root: Path, out: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1700000000"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     env.pop("RULESDOC_STRICT", None)
     return subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
@@ -265,7 +265,7 @@ def test_a_build_mkdocs_refuses_at_its_end_leaves_the_old_site(tmp_path: Path) -
     with (root / "mkdocs.yml").open("a", encoding="utf-8") as config:
         config.write("hooks:\n  - warn.py\n")
     set_joker(root, 25)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1700000000"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     env.pop("RULESDOC_STRICT", None)
     refused = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],

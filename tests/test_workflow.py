@@ -125,6 +125,7 @@ def test_least_privilege() -> None:
     assert writes == {
         "build": set(),
         "test": set(),
+        "engines": set(),
         "report": {"pull-requests"},
         "deploy": {"pages", "id-token"},
     }

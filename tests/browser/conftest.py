@@ -91,7 +91,7 @@ def browser() -> Iterator[Browser]:
 def built_site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The published build: strict, from the repository's sources, into a fresh folder."""
     out = tmp_path_factory.mktemp("browser-site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ}
     env.pop("RULESDOC_STRICT", None)  # the published site is built strict
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],

@@ -54,7 +54,7 @@ def fill(
 
 def build_site(project: Path, out: Path, strict: bool = True) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` as CI runs it; ``strict=False`` builds as a preview does."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1700000000"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     env.pop("RULESDOC_STRICT", None)
     if not strict:
         env["RULESDOC_STRICT"] = "false"
