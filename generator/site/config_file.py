@@ -9,13 +9,15 @@ as it is for every engine (README, "Untrusted input").
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 from yaml_env_tag import construct_env_tag
 
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, printable, short
 from generator.io import files
 
 
@@ -50,3 +52,40 @@ def read_config(path: Path) -> dict[str, Any]:
     if not isinstance(config, dict):
         raise RulesdocError("invalid mkdocs.yml: expected a mapping of settings", where)
     return config
+
+
+# What an address may hold to land unescaped in every engine's pages: the theme writes site_url
+# into `<link rel="canonical" href="...">` as it is, so a quote or bracket there is markup.
+_UNSAFE_IN_URL = re.compile(r"[\s\"'<>`\\{}|^\x00-\x1f\x7f]")
+
+
+def checked_site_url(mkdocs_yml: Path, value: object) -> str | None:
+    """``site_url`` ending in "/", or None where unset; a one-line error where it is no plain
+    http(s) address. check, render and every engine's build call this, so all refuse alike."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise _invalid_site_url(mkdocs_yml, "site_url must be an address (text)")
+    parts = None if _UNSAFE_IN_URL.search(value) else urlsplit(value)
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+        raise _invalid_site_url(
+            mkdocs_yml,
+            "site_url must be an http(s) address without spaces, quotes, angle brackets or "
+            f"backslashes (got {printable(short(value))!r})",
+        )
+    return value if value.endswith("/") else value + "/"
+
+
+def _invalid_site_url(mkdocs_yml: Path, problem: str) -> RulesdocError:
+    return RulesdocError(
+        f"invalid mkdocs.yml: {problem}", Location(display_path(mkdocs_yml), _line_of(mkdocs_yml))
+    )
+
+
+def _line_of(mkdocs_yml: Path) -> int | None:
+    """The line of the top-level ``site_url:`` key, for the error (the mapping has no lines)."""
+    try:
+        lines = mkdocs_yml.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return next((n for n, line in enumerate(lines, 1) if re.match(r"site_url\s*:", line)), None)

@@ -17,9 +17,10 @@ class SiteOptions:
 
 
 def site_options(mkdocs_yml: Path) -> SiteOptions:
-    from generator.site.config_file import read_config  # as the engines read it, with none installed
+    from generator.site.config_file import checked_site_url, read_config  # as the engines read it
 
     config = read_config(mkdocs_yml)
+    checked_site_url(mkdocs_yml, config.get("site_url"))  # refused by check as by every build
     plugins = config.get("plugins") or []
     entries = plugins.items() if isinstance(plugins, dict) else (
         next(iter(p.items())) if isinstance(p, dict) else (p, None) for p in plugins

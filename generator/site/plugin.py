@@ -48,6 +48,7 @@ from generator.pages.render import Project
 from generator.site import build as sitebuild
 from generator.site import chrome, helper, mkdocs_package, publishing, rootfiles, source
 from generator.site.chrome import compact_alternates
+from generator.site.config_file import checked_site_url
 from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
 from generator.site.mkdocs_internals import StrictWarnings, has_search, set_search_language
 from generator.site.source import counterpart, language_root
@@ -103,6 +104,10 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             self.site = build.rendering.sites[build.code]
             sitebuild.configure_language(config, build)
         else:
+            try:  # the theme writes site_url into every page unescaped: refused as check refuses it
+                checked_site_url(Path(config.config_file_path), config.site_url)
+            except RulesdocError as error:
+                raise PluginError(str(error)) from None
             self.warnings.attach()  # detached when the build ends (on_post_build, on_build_error)
             if not self.serving:
                 sitebuild.start_helper(config, self._project(config).root)

@@ -38,7 +38,7 @@ from generator.i18n import theme
 from generator.i18n.material_partials import material_dir, parse_partial
 from generator.i18n.translate import Language
 from generator.pages.render import Project
-from generator.site.config_file import read_config
+from generator.site.config_file import checked_site_url, read_config
 from generator.site.languages import LanguageSite, Rendering, prepare
 
 # Our theme templates, placed before the theme's own: a safe <title>, the translated 404 and
@@ -176,9 +176,9 @@ def site_source(project: Project, codes: list[str] | None = None, strict: bool =
     configured; raises the one-line error of an input that cannot be read."""
     base = read_config(project.root / CONFIG_NAME)
     options = plugin_options(base)
+    site_url = checked_site_url(project.root / CONFIG_NAME, base.get("site_url"))
     rendering = prepare(project, codes if codes is not None else list(options.get("languages") or []), strict)
     directory_urls = bool(base.get("use_directory_urls", True))
-    site_url = _root_url(base.get("site_url"))
     names = [name for name, _ in next(iter(rendering.sites.values())).pages]
     urls = tuple(page_url(name, directory_urls) for name in names)
     offered = tuple(rendering.offered)
@@ -215,12 +215,6 @@ def plugin_options(base: Mapping[str, Any]) -> dict[str, Any]:
         if name == "rulesdoc":
             return dict(options) if isinstance(options, dict) else {}
     return {}
-
-
-def _root_url(url: object) -> str | None:
-    if not isinstance(url, str) or not url:
-        return None
-    return url if url.endswith("/") else url + "/"
 
 
 def _front_matter(links: list[Alternate]) -> str:
