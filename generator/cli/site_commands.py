@@ -81,8 +81,7 @@ def site_problems(project: Project, site: Path | None) -> list[str]:
     """``check --site``: what the built site lacks (every published language, every page)."""
     from generator.i18n.translate import SOURCE, select_languages
     from generator.pages.render import Workspace
-    from generator.site.config_file import read_config
-    from generator.site.source import plugin_options
+    from generator.site.config_file import plugin_options, read_config
     from generator.site.verify import Expected, verify
 
     config = read_config(project.root / "mkdocs.yml")

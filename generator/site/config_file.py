@@ -10,6 +10,7 @@ as it is for every engine (README, "Untrusted input").
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -89,3 +90,15 @@ def _line_of(mkdocs_yml: Path) -> int | None:
     except OSError:
         return None
     return next((n for n, line in enumerate(lines, 1) if re.match(r"site_url\s*:", line)), None)
+
+
+def plugin_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The rulesdoc plugin's options in mkdocs.yml's ``plugins`` (a list or a mapping), or {}."""
+    plugins = config.get("plugins") or []
+    entries = plugins.items() if isinstance(plugins, dict) else (
+        next(iter(p.items())) if isinstance(p, dict) else (p, None) for p in plugins
+    )  # fmt: skip
+    for name, options in entries:
+        if name == "rulesdoc":
+            return dict(options) if isinstance(options, dict) else {}
+    return {}

@@ -17,16 +17,11 @@ class SiteOptions:
 
 
 def site_options(mkdocs_yml: Path) -> SiteOptions:
-    from generator.site.config_file import checked_site_url, read_config  # as the engines read it
+    from generator.site.config_file import checked_site_url, plugin_options, read_config
 
     config = read_config(mkdocs_yml)
     checked_site_url(mkdocs_yml, config.get("site_url"))  # refused by check as by every build
-    plugins = config.get("plugins") or []
-    entries = plugins.items() if isinstance(plugins, dict) else (
-        next(iter(p.items())) if isinstance(p, dict) else (p, None) for p in plugins
-    )  # fmt: skip
-    for name, options in entries:
-        if name == "rulesdoc" and isinstance(options, dict):
-            strict = options.get("strict", True)
-            return SiteOptions(tuple(str(c) for c in options.get("languages") or []), strict is not False)
-    return SiteOptions()
+    options = plugin_options(config)
+    return SiteOptions(
+        tuple(str(code) for code in options.get("languages") or []), options.get("strict", True) is not False
+    )

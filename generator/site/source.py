@@ -38,7 +38,7 @@ from generator.i18n import theme
 from generator.i18n.material_partials import material_dir, parse_partial
 from generator.i18n.translate import Language
 from generator.pages.render import Project
-from generator.site.config_file import checked_site_url, read_config
+from generator.site.config_file import checked_site_url, plugin_options, read_config
 from generator.site.languages import LanguageSite, Rendering, prepare
 
 # Our theme templates, placed before the theme's own: a safe <title>, the translated 404 and
@@ -204,17 +204,6 @@ def site_source(project: Project, codes: list[str] | None = None, strict: bool =
         warnings=tuple(rendering.warnings),
         rendering=rendering,
     )
-
-
-def plugin_options(base: Mapping[str, Any]) -> dict[str, Any]:
-    plugins = base.get("plugins") or []
-    entries = plugins.items() if isinstance(plugins, dict) else (
-        next(iter(p.items())) if isinstance(p, dict) else (p, None) for p in plugins
-    )  # fmt: skip
-    for name, options in entries:
-        if name == "rulesdoc":
-            return dict(options) if isinstance(options, dict) else {}
-    return {}
 
 
 def _front_matter(links: list[Alternate]) -> str:
