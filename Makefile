@@ -100,10 +100,12 @@ update: extract
 compile: $(STAMP)
 	$(PY) -m generator catalog compile
 
-# The figures of issue 12's goals, best of BENCH_RUNS; the tables go to stdout and bench/RESULTS.md.
+# The figures of issue 12's goals, best of BENCH_RUNS; the tables go to stdout and bench/RESULTS.md;
+# then the three engines on the same content (issue 28), into bench/ENGINES.md.
 BENCH_RUNS ?= 3
 bench: $(STAMP)
 	$(PY) bench/bench.py --runs $(BENCH_RUNS)
+	$(PY) bench/engines.py --runs $(BENCH_RUNS)  # the same content by each engine: bench/ENGINES.md
 
 clean:
 	rm -rf site build .venv-properdocs .venv-zensical .pytest_cache .mypy_cache .ruff_cache tests/artifacts

@@ -114,7 +114,7 @@ def test_unreviewed_strings_are_shown_meanwhile(project_copy: Path) -> None:
     write(path, catalog)
     workspace = Workspace.load(Project.at(project_copy))
     arabic = next(language for language in workspace.languages if language.code == "ar")
-    strings = _language_site(workspace, arabic).strings
+    strings = _language_site(workspace, arabic, "Help").strings
     assert strings["select.language"] == "اختر اللغة"  # the catalog's text, not English
     assert strings["toc"] == (material_partials.material_strings("ar") or {})["toc"]
     assert strings["rulesdoc.permalink"] == "Permanent link"  # nobody has translated it: English

@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
+import yaml
 from babel import Locale
 from babel.core import get_global
 
@@ -108,15 +109,24 @@ def messages() -> list[ThemeMessage]:
     return found
 
 
+SITE_NAME_NOTE = "The site's name (mkdocs.yml site_name): the header, the logo's title, every page's <title>."
+
+
 def extract_theme(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
-) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
-    """Babel extraction method: the theme's UI strings, located at ``theme:`` in mkdocs.yml."""
-    line = next(
-        (number for number, text in enumerate(fileobj.read().decode("utf-8", "replace").splitlines(), 1)
-         if text.startswith("theme:")),
-        1,
-    )  # fmt: skip
+) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
+    """Babel extraction method: the site's name (``site_name:``) and the theme's UI strings
+    (located at ``theme:``) in mkdocs.yml."""
+    lines = fileobj.read().decode("utf-8", "replace").splitlines()
+    line = next((number for number, text in enumerate(lines, 1) if text.startswith("theme:")), 1)
+    for number, text in enumerate(lines, 1):
+        if text.startswith("site_name:"):
+            try:
+                name = yaml.safe_load(text.partition(":")[2])
+            except yaml.YAMLError:
+                name = None  # read_config reports the file's syntax error with its line
+            if isinstance(name, str) and name.strip():
+                yield number, "gettext", name, [SITE_NAME_NOTE]
     for message in messages():
         comment = f"Theme string {message.key!r} (Material for MkDocs). {message.comment}"
         yield line, "pgettext", (THEME_CONTEXT, message.english), [comment]

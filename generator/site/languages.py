@@ -26,7 +26,17 @@ from generator.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
 from generator.pages.render import LanguageResult, Project, Workspace
 from generator.site import helper
 
-SITE_NAME = "Rami help"  # a message of templates/index.md.j2
+# Where mkdocs.yml has no site_name (render alone needs none; every engine requires one).
+DEFAULT_SITE_NAME = "Help"
+
+
+def site_name_of(project: Project) -> str:
+    """The project's own site name, mkdocs.yml's ``site_name``: a message translators translate
+    (the theme's extractor takes it from there), shown in the header, logo title and <title>."""
+    from generator.site.config_file import read_config
+
+    name = read_config(project.root / "mkdocs.yml").get("site_name")
+    return name if isinstance(name, str) and name.strip() else DEFAULT_SITE_NAME
 
 
 @dataclass
@@ -134,7 +144,8 @@ def prepare(
     if SOURCE not in published:
         published.insert(0, SOURCE)
     policy = workspace.policy.publishing([language.code for language in published])
-    sites = {language.code: _language_site(workspace, language) for language in published}
+    site_name = site_name_of(project)
+    sites = {language.code: _language_site(workspace, language, site_name) for language in published}
     counts = {language.code: workspace.stats(language) for language in published if not language.is_source}
     hidden = frozenset(
         code for code, stats in counts.items() if not policy.offers(code, stats.in_language, stats.total)
@@ -219,7 +230,7 @@ def _render(
     return results, changed, sources
 
 
-def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
+def _language_site(workspace: Workspace, language: Language, site_name: str) -> LanguageSite:
     verdicts = workspace.verdicts.get(language.code)
     if verdicts is None:
         verdicts = judge_catalog(language.catalog, {}) if language.catalog is not None else {}
@@ -233,11 +244,11 @@ def _language_site(workspace: Workspace, language: Language) -> LanguageSite:
             entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
             translated[message.english] = str(entry.string) if entry is not None else None
     strings = theme.theme_strings(language.tag, language.direction, translated)
-    name = translate.plain(SITE_NAME)
+    name = translate.plain(site_name)
     return LanguageSite(
         language=language,
         site_name=Markup(escape(name)),
         strings=strings,
         search=theme.search_settings(language.locale, language.tag),
-        site_name_english=not language.is_source and (SITE_NAME, None) not in translate.table,
+        site_name_english=not language.is_source and (site_name, None) not in translate.table,
     )
