@@ -156,7 +156,7 @@ def engine_result(rules: Rules, given: dict[str, Any]) -> dict[str, Any]:
         return {"error": codes[0]}
 
 
-def javascript_results(rules: Rules, inputs: list[dict[str, Any]]) -> list[Any]:
+def javascript_results(rules: Rules, inputs: list[Any]) -> list[Any]:
     """scoring.mjs's results for every input, from one node process fed a JSON list."""
     script = (
         "import { score } from " + json.dumps(SCORER.as_uri()) + ";\n"
@@ -192,3 +192,13 @@ def test_scoring_mjs_agrees_with_the_engine_on_random_rounds_and_games(
         (given, want, have) for given, want, have in zip(inputs, expected, got, strict=True) if want != have
     ]
     assert wrong == [], wrong[:3]
+
+
+def test_a_list_of_rounds_is_scored_round_by_round(tmp_path: Path) -> None:
+    """The ``score`` command's third form: each round of a list alone (no totals)."""
+    node()
+    rules = load_rules(SEED_RULES)
+    rounds = [given for given in random_inputs(7, 40, 2, 6) if "rounds" not in given][:6]
+    (got,) = javascript_results(rules, [rounds])
+    assert got == [engine_result(rules, given) for given in rounds]
+    assert any("error" in result for result in got) and any("scores" in result for result in got)

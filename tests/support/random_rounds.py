@@ -23,7 +23,7 @@ def random_round(
     n = players if players is not None else rng.randint(players_min, players_max)
     if players is None and fault(0.1):
         n = rng.choice((players_min - 1, players_max + 1))
-    hands = [
+    hands: list[dict[str, Any]] = [
         {"cards": [rng.choice(CODES) for _ in range(rng.randint(1, 5))], "opened": rng.random() < 0.6}
         for _ in range(n)
     ]
