@@ -29,6 +29,12 @@ def conformance(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         [sys.executable, "-m", "generator", "--root", str(ROOT), "export", "--out", str(out)],
         check=True, capture_output=True,
     )  # fmt: skip
+    assert sorted(path.name for path in out.iterdir()) == [
+        "conformance.json",
+        "rules.json",
+        "rules.schema.json",
+        "scoring.mjs",
+    ]
     document: dict[str, Any] = json.loads((out / "conformance.json").read_text("utf-8"))
     return document
 

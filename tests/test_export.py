@@ -1,4 +1,4 @@
-"""The export bundle: rules.json, rules.schema.json and conformance.json (generator/export/bundle.py).
+"""The export bundle: rules.json, rules.schema.json, conformance.json and scoring.mjs (generator/export/bundle.py).
 
 The conformance vectors are proven right twice: by the engine (here), and by an independent
 scorer written from the rules as the README states them (tests/test_conformance.py). Expected
@@ -276,7 +276,12 @@ target: {{per_opponent: {values["per_opponent"]}}}
 def test_write_bundle_replaces_the_folder_as_a_whole(tmp_path: Path, bundle: dict[str, str]) -> None:
     out = tmp_path / "export"
     written = export.write_bundle(bundle, out)
-    assert [path.name for path in written] == ["rules.json", "rules.schema.json", "conformance.json"]
+    assert [path.name for path in written] == [
+        "rules.json",
+        "rules.schema.json",
+        "conformance.json",
+        "scoring.mjs",
+    ]
     assert {p.name: p.read_text("utf-8") for p in out.iterdir()} == bundle
     assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~current_umask())  # not mkdtemp's 0700
     export.write_bundle({**bundle, "rules.json": "{}\n"}, out)
@@ -338,7 +343,12 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_export_command_twice_gives_identical_files(tmp_path: Path, bundle: dict[str, str]) -> None:
     first = run("export", "--rules", str(SEED_RULES), "--out", str(tmp_path / "a"), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.splitlines() == ["a/rules.json", "a/rules.schema.json", "a/conformance.json"]
+    assert first.stdout.splitlines() == [
+        "a/rules.json",
+        "a/rules.schema.json",
+        "a/conformance.json",
+        "a/scoring.mjs",
+    ]
     assert run("export", "--rules", str(SEED_RULES), "--out", "b", cwd=tmp_path).returncode == 0
     for name in bundle:
         assert (

@@ -109,6 +109,7 @@ def test_installed_commands_run_the_project(venv: Path, tmp_path: Path) -> None:
         "rules.json",
         "rules.schema.json",
         "conformance.json",
+        "scoring.mjs",  # package data: the installed package ships the JavaScript scorer
     }
 
     out = tmp_path / "site"

@@ -1,13 +1,15 @@
 """``rulesdoc export``: the rules as a versioned bundle an app can consume and test against.
 
-Three files, written all at once (a temporary folder beside the output, then swapped in):
+Four files, written all at once (a temporary folder beside the output, then swapped in):
 
 - ``rules.json``: the values of ``rules.yaml`` in its own shape (so ``rules.schema.json``
   validates ``rules.json["rules"]`` too), and the target and never-opened cap per player count;
 - ``rules.schema.json``: the JSON Schema of ``rules.yaml`` (:mod:`generator.spec.schema`);
 - ``conformance.json``: test vectors, each an input (the ``score`` command's input) and the
   engine's expected result: every worked example, then a generated set covering every rule
-  and edge under the current values.
+  and edge under the current values;
+- ``scoring.mjs``: a JavaScript scorer (no dependency, no network) that reads ``rules.json``
+  and returns what the vectors expect; ``tests/test_scoring_js.py`` runs every vector through it.
 
 The generated vectors depend only on the values, in a fixed order: the same rules give the
 same bytes. A vector whose hands cannot be dealt under the values (a cap no hand reaches)
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,7 @@ from generator.spec.schema import SCHEMA_FILE, schema_text
 
 RULES_FILE = "rules.json"
 CONFORMANCE_FILE = "conformance.json"
+SCORER_FILE = "scoring.mjs"  # package data beside this module, shipped as it is
 
 
 # ---------------------------------------------------------------- the rules as data
@@ -63,7 +67,13 @@ def bundle(rules: Rules) -> dict[str, str]:
         RULES_FILE: _json(rules_document(rules)),
         SCHEMA_FILE: schema_text(),
         CONFORMANCE_FILE: _json(conformance(rules)),
+        SCORER_FILE: scorer_text(),
     }
+
+
+def scorer_text() -> str:
+    """The JavaScript scorer, the same for any rules: it reads them from ``rules.json``."""
+    return resources.files(__package__).joinpath(SCORER_FILE).read_text("utf-8")
 
 
 # ---------------------------------------------------------------- writing, all or nothing
