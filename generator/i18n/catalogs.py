@@ -118,7 +118,9 @@ def extract(root: Path) -> Catalog:
         charset="utf-8",
         fuzzy=False,
     )
-    catalog.header_comment = "# The messages of this site's pages. Do not edit: run `rulesdoc catalog extract`."
+    catalog.header_comment = (
+        "# The messages of this site's pages. Do not edit: run `rulesdoc catalog extract`."
+    )
     plain_files: set[str] = set()
 
     def note_method(filename: str, method: str, options: dict[str, str]) -> None:
