@@ -332,10 +332,23 @@ def _read_header(strings: list[tuple[int, str]], path: str) -> tuple[_Header, st
     return _Header(fields, forms, error), "".join(safe)
 
 
+def _refuse_lone_carriage_return(text: str, shown: str) -> None:
+    """gettext ends a line at a lone \\r too: refuse it rather than read one long comment line."""
+    at = text.replace("\r\n", "\n\n").find("\r")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise RulesdocError(
+            "invalid catalog: a line ends in a lone carriage return (old Mac line ending); use LF or CRLF",
+            Location(shown, line),
+        )
+
+
 def parse(data: bytes, path: Path, shown: str | None = None) -> LoadedCatalog:
     """Parse catalog bytes; syntax errors are one line naming the file and line."""
     shown = shown or display_path(path)
-    lines = files.decode_utf8(data, shown, "invalid catalog: ").split("\n")
+    text = files.decode_utf8(data, shown, "invalid catalog: ")
+    _refuse_lone_carriage_return(text, shown)
+    lines = text.split("\n")
     catalog = Catalog()
     parser = _Parser(catalog, shown)
     try:
