@@ -4,7 +4,6 @@ is MkDocs' byte for byte but the generator tag, and a strict build refuses what 
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -12,28 +11,16 @@ from pathlib import Path
 
 import pytest
 from support import PUBLISHED, ROOT, copy_project
+from support.engines import ENV, engine_python, run
 
 pytestmark = pytest.mark.slow
 
-VENV = ROOT / ".venv-properdocs"
-ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
 GENERATOR_TAG = re.compile(rb'<meta name="generator" content="[^"]*">')
 
 
 @pytest.fixture(scope="module")
 def python() -> Path:
-    made = subprocess.run(
-        ["sh", str(ROOT / "scripts" / "engine-venv.sh"), "properdocs", str(VENV)],
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    if made.returncode != 0:
-        assert "can import mkdocs" not in made.stderr, made.stderr  # a wrong venv is a failure, not a skip
-        pytest.skip(f"the ProperDocs venv could not be made (scripts/engine-venv.sh): {made.stderr[-400:]}")
-    return VENV / "bin" / "python"
-
-
-def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(python), *args], cwd=cwd, env=ENV, capture_output=True, text=True, timeout=600)
+    return engine_python("properdocs")
 
 
 @pytest.fixture(scope="module")

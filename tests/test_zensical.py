@@ -8,35 +8,20 @@ that closes one fails the test that names it (README, "Platform")."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from support import PUBLISHED, ROOT, copy_project
+from support.engines import engine_python, run
 
 pytestmark = pytest.mark.slow
-
-VENV = ROOT / ".venv-zensical"
-ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
 
 
 @pytest.fixture(scope="module")
 def python() -> Path:
-    made = subprocess.run(
-        ["sh", str(ROOT / "scripts" / "engine-venv.sh"), "zensical", str(VENV)],
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    if made.returncode != 0:
-        assert "can import mkdocs" not in made.stderr, made.stderr  # a wrong venv is a failure, not a skip
-        pytest.skip(f"the Zensical venv could not be made (scripts/engine-venv.sh): {made.stderr[-400:]}")
-    return VENV / "bin" / "python"
-
-
-def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(python), *args], cwd=cwd, env=ENV, capture_output=True, text=True, timeout=600)
+    return engine_python("zensical")
 
 
 @pytest.fixture(scope="module")
