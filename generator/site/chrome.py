@@ -1,12 +1,19 @@
 """What every page of a language needs that Material's templates cannot say, written into the
 page's HTML after Material rendered it: its direction on ``<html>``, ``lang="en"`` on chrome that
-falls back to English, and one line per hreflang link."""
+falls back to English, and one line per hreflang link.
+
+This is the Material seam for HTML: the markup these rewrites find is Material 9's (Zensical's
+theme keeps it). :data:`MARKUP` names each piece, and every page is checked for all of them
+before it is rewritten (:func:`check_markup`): a theme release that changes one fails the build
+with a line naming it, instead of a site that silently lost a mark.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
 
+from generator.errors import RulesdocError
 from generator.i18n import theme
 
 if TYPE_CHECKING:
@@ -34,11 +41,10 @@ def html_direction(output: str, direction: str) -> str:
 
 # Where Material writes the site name (partials/header.html and nav.html): the header's title,
 # the logo links (title and aria-label) and the navigation drawer's title.
-_SITE_NAME_PLACES = re.compile(
-    r'(<div class="md-header__topic">\s*<span class="md-ellipsis")>'
-    r'|(class="md-(?:header|nav)__button md-logo")'
-    r'|(<label class="md-nav__title" for="__drawer")>'
-)
+_HEADER_TITLE = r'(<div class="md-header__topic">\s*<span class="md-ellipsis")>'
+_LOGO = r'(class="md-(?:header|nav)__button md-logo")'
+_DRAWER_TITLE = r'(<label class="md-nav__title" for="__drawer")>'
+_SITE_NAME_PLACES = re.compile(f"{_HEADER_TITLE}|{_LOGO}|{_DRAWER_TITLE}")
 
 
 def english_site_name(output: str) -> str:
@@ -70,10 +76,38 @@ def english_attributes(output: str, values: list[str]) -> str:
     return pattern.sub(lambda match: f'{match.group(1)} lang="en"', output)
 
 
-def finish_page(output: str, site: LanguageSite) -> str:
+_HREFLANG_LINK = re.compile(r'<link rel="alternate" href="[^"<>]*" hreflang="[^"<>]*">')
+
+# The theme's markup that the rewrites above (and publishing.hreflang_links) rely on, each present
+# on every page the theme renders (the header and drawer come from its base template).
+MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("<html> element", _HTML_TAG),
+    ("site name in the header (partials/header.html)", re.compile(_HEADER_TITLE)),
+    ("logo link (partials/header.html, partials/nav.html)", re.compile(_LOGO)),
+    ("site name in the drawer (partials/nav.html)", re.compile(_DRAWER_TITLE)),
+    ("hreflang links (base.html, config.extra.alternate)", _HREFLANG_LINK),
+)
+
+
+class ThemeMarkupChanged(RulesdocError):
+    """A page lacks markup rulesdoc rewrites: the theme changed under us."""
+
+
+def check_markup(output: str, page: str) -> None:
+    """Every piece of :data:`MARKUP` is on the page, or the build stops with one line naming it."""
+    for what, pattern in MARKUP:
+        if pattern.search(output) is None:
+            raise ThemeMarkupChanged(
+                f"{page}: the theme's page lacks its {what}: its markup changed, a theme version rulesdoc "
+                'does not support (README, "Platform")'
+            )
+
+
+def finish_page(output: str, site: LanguageSite, page: str) -> str:
     """What every page of a language needs that the theme cannot say (any engine's build): its
     direction on <html>, and lang="en" on the site name and the attribute chrome while the
-    language's catalog lacks them."""
+    language's catalog lacks them. ``page`` names it in the error when the markup changed."""
+    check_markup(output, page)
     if site.site_name_english:
         output = english_site_name(output)
     english = set(site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)

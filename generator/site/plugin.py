@@ -50,8 +50,9 @@ from generator.site import chrome, helper, mkdocs_package, publishing, rootfiles
 from generator.site.chrome import compact_alternates
 from generator.site.config_file import checked_site_url
 from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
-from generator.site.mkdocs_internals import StrictWarnings, has_search, set_search_language
+from generator.site.mkdocs_internals import has_search, set_search_language
 from generator.site.source import counterpart, language_root
+from generator.site.strict_warnings import StrictWarnings
 from generator.spec.schema import publish_schema
 
 # Input errors while previewing: outside the engine's logger ("mkdocs", "properdocs"), whose strict
@@ -244,7 +245,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             # The theme is compiled now: the language builds start, beside the source's.
             sitebuild.start_languages(config, self.rendering)
         output = self._hreflang(compact_alternates(output), page.url, config)
-        return self._finish(output)
+        return self._finish(output, page.url or "index.html")
 
     def on_post_template(self, output_content: str, /, *, template_name: str, config: MkDocsConfig) -> str:
         """The theme's own pages (404.html) too: they are no Markdown page."""
@@ -252,10 +253,15 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
             return output_content  # sitemap.xml
         if template_name == "404.html":
             output_content = self._hreflang(compact_alternates(output_content), "404.html", config)
-        return self._finish(output_content)
+        return self._finish(output_content, template_name)
 
-    def _finish(self, output: str) -> str:
-        return chrome.finish_page(output, self.site) if self.site is not None else output
+    def _finish(self, output: str, page: str) -> str:
+        if self.site is None:
+            return output
+        try:
+            return chrome.finish_page(output, self.site, language_root(self.site.language) + page)
+        except RulesdocError as error:
+            raise PluginError(str(error)) from None
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if sitebuild.current() is not None:

@@ -131,4 +131,8 @@ def _finish_pages(source: SiteSource, language: LanguageSource, out: Path) -> No
         html = publishing.hreflang_links(
             chrome.compact_alternates(html), source.languages[0].language.tag, mapping
         )
-        path.write_text(chrome.finish_page(html, language.site), encoding="utf-8", newline="\n")
+        path.write_text(
+            chrome.finish_page(html, language.site, language.folder + (url or "index.html")),
+            encoding="utf-8",
+            newline="\n",
+        )
