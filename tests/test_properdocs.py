@@ -98,7 +98,7 @@ def test_a_warning_of_properdocs_core_is_counted_by_our_strict_check(python: Pat
     plugin's count (which decides whether the new site is swapped in) must see the same ones."""
     probe = (
         "import logging\n"
-        "from generator.site.mkdocs_internals import StrictWarnings\n"
+        "from generator.site.strict_warnings import StrictWarnings\n"
         "counted = StrictWarnings()\n"
         "counted.attach()\n"
         "logging.getLogger('properdocs.structure.pages').warning('a link to nowhere')\n"

@@ -30,12 +30,12 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site
 5. :func:`theme_url`: MkDocs' ``url`` filter (``mkdocs.utils.templates.url_filter``), wrapped
    so a language build's theme files point at the site root. The filter is registered by
    ``Theme.get_env`` under the name ``url``; MkDocs exports no function for it.
-6. :class:`StrictWarnings`: whether MkDocs will refuse a strict build. MkDocs counts the
-   warnings logged under the ``mkdocs`` logger during a build and aborts a strict one *after*
-   the ``on_post_build`` event, where our plugin swaps the new site in. We count the same
-   warnings with a plain ``logging.Handler`` (public API) and do not swap in a build MkDocs is
-   about to refuse. Breaks (a refused build would replace the old site) if MkDocs counts
-   elsewhere or checks before ``on_post_build``.
+6. :class:`~generator.site.strict_warnings.StrictWarnings`: whether MkDocs will refuse a strict
+   build. MkDocs counts the warnings logged under the ``mkdocs`` logger during a build and
+   aborts a strict one *after* the ``on_post_build`` event, where our plugin swaps the new site
+   in. We count the same warnings with a plain ``logging.Handler`` (public API) and do not swap
+   in a build MkDocs is about to refuse. Breaks (a refused build would replace the old site) if
+   MkDocs counts elsewhere or checks before ``on_post_build``.
 7. :func:`set_search_language`: Material's search plugin's options (``lang``, ``separator``,
    ``pipeline``) set per language build, in our ``on_config`` (priority 100, before the search
    plugin reads them in its own). A plugin has no public way to configure another; the options
@@ -64,7 +64,6 @@ import copy
 import functools
 import importlib.metadata
 import inspect
-import logging
 import os
 import tempfile
 from collections.abc import Callable, Collection
@@ -146,26 +145,7 @@ def _url_filter() -> Any:
 # ---------------------------------------------------------------- 6. a strict build's refusal, foreseen
 
 
-class StrictWarnings(logging.Handler):
-    """The warnings the engine counts to refuse a strict build, counted alike while attached: on
-    its own logger (``mkdocs``, or ``properdocs`` under ProperDocs, whose core logs there and whose
-    command makes the ``mkdocs`` logger its child, so a plugin's warning is counted once too)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-        self.logger = mkdocs_package.logger()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
-
-    def attach(self) -> None:
-        self.count = 0
-        self.logger = mkdocs_package.logger()
-        self.logger.addHandler(self)
-
-    def detach(self) -> None:
-        self.logger.removeHandler(self)
+# StrictWarnings (generator/site/strict_warnings.py): its assumption is checked below.
 
 
 # ---------------------------------------------------------------- 7. Material's search, per language
