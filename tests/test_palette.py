@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError
 from support import ROOT
 
 from generator.i18n import material_partials, theme
-from generator.site.plugin import _apply_language
+from generator.site.main_build import apply_language as _apply_language
 
 HOSTILE = 'Mørk "tilstand" & <lys>'  # quotes, an ampersand, angle brackets
 
