@@ -39,7 +39,9 @@ class StrictWarnings(logging.Handler):
         quiet = self.logger.getEffectiveLevel()
         if quiet > logging.WARNING and self.quieted is None:
             # the console (a StreamHandler), not the engine's counter (a NullHandler)
-            shown = [(h, h.level) for h in self.logger.handlers if isinstance(h, logging.StreamHandler)]
+            shown: list[tuple[logging.Handler, int]] = [
+                (h, h.level) for h in self.logger.handlers if isinstance(h, logging.StreamHandler)
+            ]
             self.quieted = (self.logger.level, shown)
             for handler, level in shown:
                 handler.setLevel(max(level, quiet))
