@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support import PUBLISHED, ROOT, SEED_RULES, copy_project
+from support import PUBLISHED, ROOT, SEED_RULES, copy_project, lint_error_lines
 
 from generator.cli.render_checked import render_all
 from generator.engine import scoring as engine
@@ -309,3 +309,32 @@ def test_a_page_with_no_translated_sentence_says_it_is_all_in_english(project_co
     assert whole in pages["index.md"] and parts not in pages["index.md"]
     # The scoring page still has Danish sentences: only its blanked heading is English.
     assert parts in pages["scoring.md"] and whole not in pages["scoring.md"]
+
+
+def test_the_status_page_lists_each_untranslated_message_with_its_line_and_note(project_copy: Path) -> None:
+    path = project_copy / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    text = path.read_text("utf-8")
+    assert 'msgid "In short"\nmsgstr "Kort fortalt"\n' in text
+    path.write_text(
+        text.replace('msgid "In short"\nmsgstr "Kort fortalt"\n', 'msgid "In short"\nmsgstr ""\n'), "utf-8"
+    )
+    line = text.splitlines().index('msgid "In short"') + 1
+    project = Project.at(project_copy)
+    pages = {(p.lang, p.name): p.text for p in render_all(project, ["da", "nl"])}
+    status = pages["da", "translation-status.md"]
+    assert "## Tekster, der venter på en oversætter" in status
+    assert "Alle sprog har oversat alle tekster." not in status
+    # The catalog line to edit, the state in the page's language, and the English quoted as English.
+    item = f'- locales/da/LC\\_MESSAGES/messages.po:{line} (Ikke oversat): <span lang="en" class="rd-quoted" dir="ltr">In short</span>'
+    assert item in status.splitlines()
+    assert item.replace("Ikke oversat", "Onvertaald") in pages["nl", "translation-status.md"].splitlines()
+    # Quoting Danish's missing English on the Dutch page is no leak: check calls it no error.
+    assert lint_error_lines(project) == []
+
+
+def test_a_quoted_message_is_escaped_and_cannot_close_its_quote(project_copy: Path) -> None:
+    from generator.i18n.markup import quote_english
+
+    assert quote_english("</span><script>x</script> 50% [a](b)") == (
+        '<span lang="en" class="rd-quoted" dir="ltr">&lt;/span&gt;&lt;script&gt;x&lt;/script&gt; 50&#37; \\[a\\](b)</span>'
+    )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
@@ -154,6 +154,17 @@ def judge_catalog(loaded: LoadedCatalog, count_names: Mapping[str, str]) -> dict
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A message a language still shows in English, for the status page's list per language."""
+
+    msgid: str
+    context: str | None
+    status: Status  # FUZZY or UNTRANSLATED (missing, empty or refused)
+    where: str  # "locales/da/LC_MESSAGES/messages.po:123", or the catalog alone if it lacks the entry
+    note: str  # the POT's note to translators (#.): where the message shows, what fills it
+
+
+@dataclass(frozen=True)
 class CatalogStats:
     code: str
     name: str
@@ -161,6 +172,7 @@ class CatalogStats:
     fuzzy: int
     untranslated: int
     unreviewed: int = 0  # imported from the theme, not yet confirmed: shown, but not counted translated
+    waiting: tuple[Waiting, ...] = ()  # the fuzzy and untranslated messages, in the POT's order
 
     @property
     def total(self) -> int:
@@ -177,14 +189,24 @@ class CatalogStats:
         return self.translated + self.unreviewed
 
 
-def count(language: Language, template_keys: Sequence[Key], verdicts: Mapping[Key, Verdict]) -> CatalogStats:
-    """The one count: every message of messages.pot, as the page would show it."""
+def count(
+    language: Language,
+    template_keys: Sequence[Key],
+    verdicts: Mapping[Key, Verdict],
+    notes: Mapping[Key, str] | None = None,
+) -> CatalogStats:
+    """The one count: every message of messages.pot, as the page would show it, and the list
+    of those a translator can still help with (``notes``: the POT's notes to translators)."""
     if language.is_source:
         return CatalogStats(language.code, language.name, len(template_keys), 0, 0)
     counts = dict.fromkeys(Status, 0)
+    waiting = []
     for key in template_keys:
         verdict = verdicts.get(key)
-        counts[verdict.status if verdict is not None else Status.UNTRANSLATED] += 1
+        status = verdict.status if verdict is not None else Status.UNTRANSLATED
+        counts[status] += 1
+        if status in (Status.FUZZY, Status.UNTRANSLATED):
+            waiting.append(_waiting(language, key, status, (notes or {}).get(key, "")))
     return CatalogStats(
         language.code,
         language.name,
@@ -192,7 +214,21 @@ def count(language: Language, template_keys: Sequence[Key], verdicts: Mapping[Ke
         counts[Status.FUZZY],
         counts[Status.UNTRANSLATED],
         counts[Status.UNREVIEWED],
+        tuple(waiting),
     )
+
+
+def _waiting(language: Language, key: Key, status: Status, note: str) -> Waiting:
+    # The path inside the project, as a translator's clone has it (never this machine's path):
+    # <locales>/<code>/LC_MESSAGES/messages.po, whatever the project calls its locales folder.
+    catalog = language.catalog
+    where = (
+        PurePosixPath(*catalog.path.parts[-4:]).as_posix()
+        if catalog is not None
+        else f"locales/{language.code}/LC_MESSAGES/{DOMAIN}.po"
+    )
+    line = catalog.line_of(key) if catalog is not None else None
+    return Waiting(key[0], key[1], status, where if line is None else f"{where}:{line}", note)
 
 
 # ---------------------------------------------------------------- translation

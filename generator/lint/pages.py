@@ -13,6 +13,7 @@ from babel.messages.catalog import Message
 from generator.errors import Location, RulesdocError, display_path, short
 from generator.i18n import placeholders as printf
 from generator.i18n.cldr import SOURCE_LANGUAGE
+from generator.i18n.markup import QUOTED
 from generator.i18n.po import Key, forms
 from generator.io import files
 from generator.lint.inputs import Shared, Subject
@@ -128,7 +129,8 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
     """
     texts = subject.shared.texts
     own = texts.get(subject.code, {})
-    plain = " ".join(_UNESCAPE.sub(r"\1", page.text).split())
+    # English a template quotes on purpose (markup.QUOTED: the status page's lists) is no leak.
+    plain = " ".join(_UNESCAPE.sub(r"\1", QUOTED.sub(" ", page.text)).split())
     # A message this language lacks shows in English on purpose (the completeness check says so):
     # its English is not another message's leak.
     for miss in subject.result.missed if subject.result else ():

@@ -1,12 +1,11 @@
 """Render every page template for every language: spec → engine → view model → Markdown.
 
-:class:`Workspace` reads what one run needs, once: the rules, the templates, every
-catalog with the verdict on each of its entries. :meth:`Workspace.render` is the one
-rendering call: per language, its pages or its error, and the messages it missed
-(once each, with the template line that asked). A page that shows some English gets one
-translated notice under its heading (:func:`add_notice`). What a miss or an error means
-is the policy's (:mod:`generator.i18n.policy`): ``check`` reports it, ``render`` and the strict
-build refuse its errors (:func:`generator.cli.render_checked.render_all`).
+:class:`Workspace` reads what one run needs, once: the rules, the templates, every catalog with
+the verdict on each of its entries. :meth:`Workspace.render` is the one rendering call: per
+language, its pages or its error, and the messages it missed (once each, with the template line
+that asked). A page that shows some English gets one translated notice under its heading
+(:func:`add_notice`). What a miss or an error means is the policy's (:mod:`generator.i18n.policy`):
+``check`` reports it, ``render`` and strict builds refuse it (:mod:`generator.cli.render_checked`).
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from generator.engine.model import Reason, Rules
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import po
 from generator.i18n.cldr import Formatter, close_sentence_gaps
+from generator.i18n.markup import escape_text, quote_english
 from generator.i18n.po import Key, LoadedCatalog
 from generator.i18n.policy import Policy, read_policy
 from generator.i18n.theme import THEME_CONTEXT
@@ -89,6 +89,10 @@ def make_environment(templates: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.policies["ext.i18n.trimmed"] = True
+    # The same for every language: the rules' reasons, and the escapes for text a template quotes.
+    env.globals.update(
+        R=Reason, capitalise_first=capitalise_first, escape_text=escape_text, quote_english=quote_english
+    )
     return env
 
 
@@ -212,6 +216,12 @@ class Workspace:
             return [po.key_of(m) for m in self.template.messages()]
         return []
 
+    @functools.cached_property
+    def template_notes(self) -> dict[Key, str]:
+        """Each POT entry's notes to translators (#.), for the status page's lists."""
+        messages = self.template.messages() if self.template is not None else ()
+        return {po.key_of(m): " ".join(m.auto_comments) for m in messages}
+
     def stats(self, language: Language) -> CatalogStats:
         """The one count of a language's messages (its verdicts are made once: so is the count)."""
         known = self.counted.get(language.code)
@@ -219,7 +229,8 @@ class Workspace:
             keys = self.template_keys
             if not keys and language.catalog is not None:
                 keys = [po.key_of(m) for m in language.catalog.messages()]
-            known = self.counted[language.code] = count(language, keys, self.verdicts.get(language.code, {}))
+            verdicts = self.verdicts.get(language.code, {})
+            known = self.counted[language.code] = count(language, keys, verdicts, self.template_notes)
         return known
 
     @property
@@ -255,13 +266,8 @@ class Workspace:
             for name in self.names:
                 found_before = translate.found
                 try:
-                    text = self.env.get_template(name).render(
-                        page=context,
-                        f=context.facts,
-                        num=fmt.number,
-                        R=Reason,
-                        capitalise_first=capitalise_first,
-                    )
+                    template = self.env.get_template(name)
+                    text = template.render(page=context, f=context.facts, num=fmt.number)
                 except RulesdocError:
                     raise
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
