@@ -27,7 +27,7 @@ from babel.messages.mofile import write_mo
 
 from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import plurals, po, po_writer, theme
+from generator.i18n import placement, plurals, po, po_writer, theme
 from generator.i18n.cldr import canonical, parse_locale
 from generator.i18n.material_partials import material_code, material_strings
 from generator.i18n.theme import THEME_CONTEXT
@@ -151,6 +151,7 @@ def extract(root: Path) -> Catalog:
         if name in plain_files and entry is not None:
             entry.flags.discard("python-format")
             entry.flags.add(NO_FORMAT)
+    placement.add_notes(catalog, lambda name: files.read_text(root / name, files.MAX_TEMPLATE_BYTES, root))
     return catalog
 
 
