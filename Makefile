@@ -72,11 +72,15 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
+# Every test, on every core (pytest-xdist). Tests sharing a built site stay on one worker: each
+# module is a group, all browser tests one group (tests/conftest.py). `make test TEST_WORKERS=0`
+# runs them in one process.
+TEST_WORKERS ?= auto
 test: $(TEST_STAMP) browser-deps
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
-	$(PY) -m pytest
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 	$(PY) -m generator check
 
 # The inner loop: unit tests only, no subprocess, no site build, no browser (markers: pyproject.toml),

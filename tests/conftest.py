@@ -19,6 +19,22 @@ from generator.pages.render import Project
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the tests that share an expensive fixture on one pytest-xdist worker.
+
+    `make test` runs on every core with ``--dist loadgroup``. A module's tests often share a
+    module-scoped site build, and every browser test shares the session's built site and
+    Chromium: each module is one group, and the browser tests are one group, so nothing is
+    built twice. An explicit ``xdist_group`` mark wins.
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        module = item.nodeid.split("::", 1)[0]
+        group = "browser" if module.startswith("tests/browser/") else module
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
