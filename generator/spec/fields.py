@@ -154,10 +154,13 @@ class Field:
     description: str
     kind: Kind
     required: bool = True
+    # A rule value's attribute of the model (engine.model.Rules), dotted where it is nested
+    # ("card_values.joker"): the loader builds the model from it, the export writes it back.
+    attribute: str = ""
 
 
-def _positive(name: str, description: str) -> Field:
-    return Field(name, description, Integer())
+def _positive(name: str, description: str, attribute: str) -> Field:
+    return Field(name, description, Integer(), attribute=attribute)
 
 
 def _section(name: str, description: str, *fields: Field) -> Field:
@@ -249,46 +252,51 @@ RULES = Section(
                 "min",
                 "The fewest players (two at least).",
                 Integer(MIN_PLAYERS, MAX_PLAYERS, _PLAYERS_OVER),
+                attribute="players_min",
             ),
             Field(
                 "max",
                 "The most players (two decks deal at most eight).",
                 Integer(MIN_PLAYERS, MAX_PLAYERS, _PLAYERS_OVER),
+                attribute="players_max",
             ),
         ),
         _section(
             "card_values",
             "What a card costs when it is still in hand; two to ten count their pip value.",
-            _positive("joker", "A joker left in hand."),
-            _positive("ace", "An ace left in hand."),
-            _positive("face", "A jack, queen or king left in hand."),
+            _positive("joker", "A joker left in hand.", "card_values.joker"),
+            _positive("ace", "An ace left in hand.", "card_values.ace"),
+            _positive("face", "A jack, queen or king left in hand.", "card_values.face"),
         ),
         _section(
             "melds",
             "Values of cards laid in melds.",
-            _positive("ace_low", "An ace laid low in a sequence (A-2-3)."),
+            _positive("ace_low", "An ace laid low in a sequence (A-2-3).", "ace_low"),
         ),
         _section(
             "hand_rummy",
             "Going out in one turn.",
-            _positive("penalty", "Charged to every opponent, whatever they hold."),
+            _positive("penalty", "Charged to every opponent, whatever they hold.", "hand_rummy_penalty"),
         ),
         _section(
             "never_opened",
             "A loser who never opened pays hand value + surcharge, capped by the lower "
             "of cap and cap_target_fraction × target (rounded down).",
-            _positive("surcharge", "Added to the hand value of a loser who never opened."),
-            _positive("cap", "Never more than this."),
+            _positive(
+                "surcharge", "Added to the hand value of a loser who never opened.", "never_opened_surcharge"
+            ),
+            _positive("cap", "Never more than this.", "never_opened_cap"),
             Field(
                 "cap_target_fraction",
                 "Nor more than this share of the game target (above 0, at most 1).",
                 Number(exclusive_minimum=0, maximum=1),
+                attribute="cap_target_fraction",
             ),
         ),
         _section(
             "target",
             "The game ends after the round in which a total reaches the target.",
-            _positive("per_opponent", "The target is this × (players − 1)."),
+            _positive("per_opponent", "The target is this × (players − 1).", "target_per_opponent"),
         ),
         Field(
             "examples",
@@ -299,3 +307,14 @@ RULES = Section(
     )
 )
 RULES_DESCRIPTION = "The scoring rules of Rami: the single source of truth of the rules pages and the app."
+
+
+def rule_values() -> tuple[tuple[str, Field], ...]:
+    """Every rule value as ``("section.key", field)``, in the table's order: what the loader reads
+    into the model and the export writes back, each through the field's ``attribute``."""
+    return tuple(
+        (f"{section.name}.{field.name}", field)
+        for section in RULES.fields
+        if isinstance(section.kind, Section)
+        for field in section.kind.fields
+    )

@@ -9,12 +9,15 @@ the source of the JSON Schema too; what is left here builds the model and makes 
 
 from __future__ import annotations
 
+import typing
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from yaml.nodes import Node
 
-from generator.engine.model import CardValues, Example, Hand, Reason, Round, Rules
+from generator.engine.model import Example, Hand, Reason, Round, Rules
 from generator.errors import Location, RulesdocError, display_path
 from generator.io import files
 from generator.io.yaml_nodes import sequence
@@ -33,6 +36,7 @@ from generator.spec.fields import (
     Number,
     Section,
     Text,
+    rule_values,
 )
 
 # YAML is read by the one bounded loader of every YAML file: generator/io/yamlload.py.
@@ -178,23 +182,30 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
         )
     fraction = numbers["never_opened.cap_target_fraction"]
     rules = Rules(
-        players_min=whole("players.min"),
-        players_max=whole("players.max"),
-        card_values=CardValues(
-            joker=whole("card_values.joker"), ace=whole("card_values.ace"), face=whole("card_values.face")
-        ),
-        ace_low=whole("melds.ace_low"),
-        hand_rummy_penalty=whole("hand_rummy.penalty"),
-        never_opened_surcharge=whole("never_opened.surcharge"),
-        never_opened_cap=whole("never_opened.cap"),
-        # Exact: from the decimal text, as written (0.1 is 1/10, not the float nearest it).
-        cap_target_fraction=Fraction(str(fraction)),
-        target_per_opponent=whole("target.per_opponent"),
+        **model_values(numbers),
         examples=_examples(top["examples"], source) if "examples" in top else (),
         source=path,
     )
     _check_target_share(rules, nodes["target.per_opponent"], fraction, source)
     return rules
+
+
+def model_values(numbers: Mapping[str, int | float]) -> dict[str, Any]:
+    """The model's arguments from the rule values by ``section.key``, through the table's
+    attributes: a nested one ("card_values.joker") builds its part of the model, a fraction is
+    exact from the decimal text, as written (0.1 is 1/10, not the float nearest it)."""
+    hints = typing.get_type_hints(Rules)
+    arguments: dict[str, Any] = {}
+    parts: dict[str, dict[str, int | float]] = {}
+    for path, field in rule_values():
+        outer, _, inner = field.attribute.partition(".")
+        if inner:
+            parts.setdefault(outer, {})[inner] = numbers[path]
+        else:
+            arguments[outer] = Fraction(str(numbers[path])) if hints[outer] is Fraction else numbers[path]
+    for outer, part in parts.items():
+        arguments[outer] = hints[outer](**part)
+    return arguments
 
 
 def _check_target_share(rules: Rules, node: Node, fraction: float, source: Source) -> None:

@@ -3,34 +3,26 @@ and the rule-change ``report`` all write (one module below the three, so none bo
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from generator.engine import scoring as engine
 from generator.engine.model import Reason, Round, Rules
+from generator.spec import fields
 
 FORMAT_VERSION = 1  # raised on any change an app's reader would have to follow
 
 
 def rule_values(rules: Rules, with_examples: bool = True) -> dict[str, Any]:
     """The values in the shape of ``rules.yaml``, cards as canonical codes, defaults spelled out."""
-    values: dict[str, Any] = {
-        "players": {"min": rules.players_min, "max": rules.players_max},
-        "card_values": {
-            "joker": rules.card_values.joker,
-            "ace": rules.card_values.ace,
-            "face": rules.card_values.face,
-        },
-        "melds": {"ace_low": rules.ace_low},
-        "hand_rummy": {"penalty": rules.hand_rummy_penalty},
-        "never_opened": {
-            "surcharge": rules.never_opened_surcharge,
-            "cap": rules.never_opened_cap,
-            # Exact: the loader made the Fraction from the decimal text, which float() gives back.
-            "cap_target_fraction": float(rules.cap_target_fraction),
-        },
-        "target": {"per_opponent": rules.target_per_opponent},
-    }
+    values: dict[str, Any] = {}
+    for path, field in fields.rule_values():
+        section, key = path.split(".")
+        value = operator.attrgetter(field.attribute)(rules)
+        # Exact: the loader made the Fraction from the decimal text, which float() gives back.
+        values.setdefault(section, {})[key] = float(value) if isinstance(value, Fraction) else value
     if with_examples:
         values["examples"] = [
             {
