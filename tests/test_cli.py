@@ -22,14 +22,14 @@ from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED, ROOT, SEED_RULES, copy_project
 
 from generator.engine import scoring as engine
-from generator.engine.score_table import round_lines
 from generator.errors import RulesdocError
 from generator.export.conformance import conformance
 from generator.io import files, yamlload
 from generator.io.yamlload import Source, compose
-from generator.spec import scoring_io
+from generator.score import writing
+from generator.score.reading import RoundStream
+from generator.score.table import round_lines
 from generator.spec.rules import load_rules
-from generator.spec.score_input import RoundStream
 
 RULES = load_rules(SEED_RULES)  # the values the expected scores are worked out from
 ROUND = "{went_out: 0, hands: [{cards: []}, {cards: [AH, JK, 5C]}]}"
@@ -66,7 +66,7 @@ def whole_document(text: str) -> str:
     if form == "game":
         game = engine.score_game(RULES, situations)
         document: object = {
-            "rounds": [scoring_io.round_json(r) for r in game.rounds],
+            "rounds": [writing.round_json(r) for r in game.rounds],
             "totals": list(game.totals),
             "target": game.target,
             "finished": game.finished,
@@ -74,14 +74,14 @@ def whole_document(text: str) -> str:
             "extra_round": game.extra_round,
         }
     else:
-        results = [scoring_io.round_json(engine.score_round(RULES, s)) for s in situations]
+        results = [writing.round_json(engine.score_round(RULES, s)) for s in situations]
         document = results[0] if form == "round" else results
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
 def streamed(text: str, as_text: bool = False) -> str:
     out = io.StringIO()
-    scoring_io.score(RULES, RoundStream(text, "in.yaml"), as_text, out.write)
+    writing.score(RULES, RoundStream(text, "in.yaml"), as_text, out.write)
     return out.getvalue()
 
 
@@ -177,7 +177,7 @@ def test_100k_rounds_in_bounded_memory(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_an_error_past_the_held_output_follows_the_rounds_written() -> None:
     """Small inputs are all or nothing; past HOLD_CHARS of output, rounds go out as they come."""
-    count = 2 * scoring_io.HOLD_CHARS // len(streamed(ROUND))  # twice what is held back
+    count = 2 * writing.HOLD_CHARS // len(streamed(ROUND))  # twice what is held back
     text = many_rounds(count) + "- {went_out: 0, hands: [{cards: [KH]}, {cards: [2C]}]}\n"
     done = rulesdoc("score", "-", stdin=text)
     assert done.returncode == 2
@@ -192,13 +192,13 @@ def test_an_error_past_the_held_output_follows_the_rounds_written() -> None:
 
 def test_held_output() -> None:
     written: list[str] = []
-    held = scoring_io.HeldOutput(written.append, hold=10)
+    held = writing.HeldOutput(written.append, hold=10)
     held.write("12345")
     assert written == []
     held.write("678901")  # past the bound: what is held goes out, the rest as it comes
     held.write("x")
     assert written == ["12345678901", "x"]
-    dropped = scoring_io.HeldOutput(written.append, hold=10)
+    dropped = writing.HeldOutput(written.append, hold=10)
     dropped.write("never")  # an error before release: nothing of it is written
     assert written == ["12345678901", "x"]
 

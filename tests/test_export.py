@@ -69,7 +69,7 @@ def test_the_engine_through_the_score_input_agrees_with_every_vector(
     collection, which means building the whole bundle before any test is selected.
     """
     from generator.engine import scoring as engine
-    from generator.spec.score_input import RoundStream
+    from generator.score.reading import RoundStream
 
     for vector_id, vector in vectors.items():
         try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others

@@ -17,8 +17,8 @@ from support import ROOT
 from generator.engine.cards import JOKER, parse_card
 from generator.engine.model import CardValues, Hand, Reason, Round
 from generator.errors import Location, RulesdocError
+from generator.score.reading import RoundStream
 from generator.spec.rules import load_rules, parse_rules
-from generator.spec.score_input import RoundStream
 
 FIXTURES = "tests/fixtures/rules"
 

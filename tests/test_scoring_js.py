@@ -34,8 +34,8 @@ from generator.engine.model import Rules
 from generator.errors import RulesdocError
 from generator.export import bundle as export_bundle
 from generator.export.conformance import game_expected, round_expected
+from generator.score.reading import RoundStream
 from generator.spec.rules import load_rules
-from generator.spec.score_input import RoundStream
 
 pytestmark = pytest.mark.slow
 

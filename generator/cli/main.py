@@ -191,14 +191,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _score(args: argparse.Namespace, project: Project) -> int:
-    from generator.spec import (
-        score_input,
-        scoring_io,  # score's imports cost the other commands nothing
-    )
+    from generator.score import reading, writing  # score's imports cost the other commands nothing
 
     rules = load_rules(project.rules, project.root)
-    text, name = score_input.read_input(args.file)
-    scoring_io.score(rules, score_input.RoundStream(text, name), args.format == "text", write)
+    text, name = reading.read_input(args.file)
+    writing.score(rules, reading.RoundStream(text, name), args.format == "text", write)
     return EXIT_OK
 
 

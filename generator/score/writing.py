@@ -1,7 +1,7 @@
 """``rulesdoc score``: rounds read, scored and written one at a time.
 
 Memory stays bounded whatever the number of rounds: the input is read round by round
-(:class:`generator.spec.score_input.RoundStream`), a game keeps only its running totals
+(:class:`generator.score.reading.RoundStream`), a game keeps only its running totals
 (:class:`generator.engine.scoring.Game`), and each round's result is written once it is known, in the
 bytes the whole document would have had (``json.dumps(..., indent=2)``, or the text tables).
 
@@ -20,9 +20,9 @@ from contextlib import contextmanager
 
 from generator.engine import scoring as engine
 from generator.engine.model import Round, Rules
-from generator.engine.score_table import BLOCK_SEPARATOR, game_end_block, round_block
 from generator.errors import Location, RulesdocError
-from generator.spec.score_input import Form, RoundStream
+from generator.score.reading import Form, RoundStream
+from generator.score.table import BLOCK_SEPARATOR, game_end_block, round_block
 
 Write = Callable[[str], None]
 HOLD_CHARS = 1024 * 1024  # about 4 000 rounds of JSON

@@ -73,5 +73,5 @@ def game_end_block(game: Game) -> str:
     return f"Totals: {totals} (target {game.target})\n{verdict}"
 
 
-# Blocks are separated by an empty line; `score` writes them one at a time (generator.spec.scoring_io).
+# Blocks are separated by an empty line; `score` writes them one at a time (generator.score.writing).
 BLOCK_SEPARATOR = "\n\n"
