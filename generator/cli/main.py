@@ -169,8 +169,8 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="lint catalogs, glossary terms and rendered pages; exit 1 on errors",
-        description="Stale catalogs, completeness, placeholders, markup, plural forms, terminology, "
-        "rendering and (with --pages) drift of committed pages; --list names every check. "
+        description="Stale catalogs, completeness, placeholders, markup, numbers, wording, plural forms, "
+        "terminology, rendering and (with --pages) drift of committed pages; --list names every check. "
         "Exit 0 clean, 1 errors, 2 bad input.",
     )
     check.add_argument(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
+from generator.lint import catalog, messages, pages, wording  # noqa: F401  (registers the checks)
 from generator.lint.inputs import Shared, Subject, gather, share, subject
 from generator.lint.model import Finding, Report, Severity, Summary
 from generator.lint.registry import EVERY_CHECK, REGISTRY, Check, Selection, checks, run_check, select
