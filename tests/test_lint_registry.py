@@ -175,6 +175,10 @@ def test_only_and_skip_choose_the_checks_and_the_verdict_says_so(tmp_path: Path)
             "rulesdoc: error: --only: no check 'nosuch'; `rulesdoc check --list` lists them",
         ),
         (["--skip", "stale", "--skip", "Placeholders"], "rulesdoc: error: --skip: no check 'Placeholders'; "),
+        (
+            ["--site", "site", "--skip", "stale"],
+            "rulesdoc: error: --only/--skip choose among the catalog and page",
+        ),
     ],
 )
 def test_an_unknown_check_id_is_one_line_and_exit_2(

@@ -11,6 +11,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from generator.errors import RulesdocError
 from generator.io.project import Project
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
@@ -50,6 +51,9 @@ def run(args: argparse.Namespace, root: Path, project: Project, say: Callable[[s
     selection = lint.select(ids(args.only), ids(args.skip))  # bad usage (exit 2) before any work
     if args.site is not None:
         from generator.cli.site_commands import check_site
+
+        if selection.only or selection.skip:
+            raise RulesdocError("--only/--skip choose among the catalog and page checks; --site runs its own")
 
         return check_site(project, args.site, say)
     options = site_options(root / "mkdocs.yml")

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from babel.messages.catalog import Message
 
+from generator.errors import short
 from generator.i18n import placeholders as printf
 from generator.i18n.cldr import PSEUDO_CODE
 from generator.i18n.po import forms, ids
@@ -43,11 +44,18 @@ def printed(message: Message, text: str) -> str:
 
 # ---------------------------------------------------------------- numbers
 
-_NUMBER = re.compile(r"\d+")  # any script's digits: "५०" is 50, as "50"
+_NUMBER = re.compile(r"\d+")
 
 
-def numbers(text: str) -> Counter[int]:
-    return Counter(int(match.group()) for match in _NUMBER.finditer(text))
+def numbers(text: str) -> set[str]:
+    """The numbers of a text in ASCII digits, leading zeros dropped: "५०" is "50", as "050" is.
+
+    Compared as text, not as ``int``: a catalog is untrusted, and Python refuses to convert a
+    run of more than 4300 digits."""
+    return {
+        "".join(str(unicodedata.decimal(char)) for char in match.group()).lstrip("0") or "0"
+        for match in _NUMBER.finditer(text)
+    }
 
 
 @check("numbers", category=Category.MESSAGE)
@@ -59,10 +67,10 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
     """
     for message, label, _, text in _forms(subject):
         allowed = numbers(" ".join(printed(message, source) for source in ids(message)))
-        added = sorted(set(numbers(printed(message, text))) - set(allowed))
+        added = sorted(numbers(printed(message, text)) - allowed, key=lambda n: (len(n), n))
         if added:
             yield subject.finding(
-                f"{label}writes {', '.join(map(str, added))}, which the source does not: numbers on these "
+                f"{label}writes {short(', '.join(added))}, which the source does not: numbers on these "
                 "pages come from the engine, through the source's placeholders (or its words); "
                 f"{FIX_HERE}",
                 message,
@@ -71,8 +79,9 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
 
 # ---------------------------------------------------------------- URLs and e-mail addresses
 
-_URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>()\"']*[^\s<>()\"'.,;:!?]", re.IGNORECASE)
-_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# Bounded scheme and local part: each start scans a few characters, never the rest of the text.
+_URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]{0,31}://|www\.)[^\s<>()\"']*[^\s<>()\"'.,;:!?]", re.IGNORECASE)
+_EMAIL = re.compile(r"\b[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+\b")
 
 
 def addresses(text: str) -> Counter[str]:
@@ -208,12 +217,16 @@ _NO_FULL_STOP = ("th", "lo")  # Thai and Lao end a sentence with a space, not a 
 
 def end_mark(text: str) -> str | None:
     """The mark a text ends with, past closing quotes, brackets and emphasis (None: none)."""
-    text = text.rstrip()
-    while text and (text[-1] in "*_`\"'" or unicodedata.category(text[-1]) in ("Pe", "Pf")):
-        text = text[:-1].rstrip()
-    if text.endswith("..."):
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in "*_`\"'" or _closing(text[end - 1])):
+        end -= 1
+    if text.endswith("...", 0, end):
         return "ellipsis"
-    return _MARK_OF.get(text[-1]) if text else None
+    return _MARK_OF.get(text[end - 1]) if end else None
+
+
+def _closing(char: str) -> bool:
+    return unicodedata.category(char) in ("Pe", "Pf")  # ) ] } » ” ’ and the like
 
 
 @check("end-punctuation", category=Category.MESSAGE, severity=Severity.WARNING)
