@@ -3,10 +3,10 @@
 Shaped like Babel's ``checkers.py`` and translate-toolkit's pofilter: each check is a
 small function registered under its id, with a category and a default severity
 (:func:`generator.lint.registry.check`; a project adds its own through the entry point
-group ``rulesdoc.checks``), reading
-only what :mod:`generator.lint.inputs` gathered (the same workspace and render the
-build uses: nothing is re-read or re-rendered). Catalog checks live in
-:mod:`~generator.lint.catalog`, message checks in :mod:`~generator.lint.messages`,
+group ``rulesdoc.checks``), reading only what :mod:`generator.lint.inputs` gathered (the
+same workspace and render the build uses: nothing is re-read or re-rendered). Catalog
+checks live in :mod:`~generator.lint.catalog`, message checks in
+:mod:`~generator.lint.messages` and :mod:`~generator.lint.wording` (pofilter's text checks),
 page checks in :mod:`~generator.lint.pages`, output formats in :mod:`~generator.lint.report`.
 
 :func:`run` is what both ``check`` and the strict build call: the build refuses
