@@ -26,7 +26,7 @@ from generator.i18n import placeholders as printf
 from generator.i18n.po import Key, forms, ids, key_of
 from generator.i18n.policy import read_policy
 from generator.lint.model import Finding
-from generator.lint.wording import doubled, end_mark, numbers
+from generator.lint.wording import doubled, end_mark, numbers, same_end
 from generator.pages.render import Project, Workspace
 from generator.site.options import site_options
 
@@ -202,6 +202,22 @@ def test_a_word_either_side_of_a_value_is_no_doubled_word() -> None:
 )
 def test_end_punctuation_past_quotes_brackets_and_scripts(source: str, translation: str) -> None:
     assert end_mark(source) == end_mark(translation)
+
+
+@pytest.mark.parametrize(
+    ("source", "translation", "language", "same"),
+    [
+        ("It is over.", "จบแล้ว", "th", True),  # Thai ends a sentence without a mark
+        ("It is over.", "Het is voorbij", "nl", False),
+        ("Is it over?", "Τελείωσε;", "el", True),  # Greek's question mark, typed as ";"
+        ("Is it over?", "Is het voorbij;", "nl", False),
+        ("Is it over?", "Τελείωσε\u037e", "el", True),  # U+037E itself
+    ],
+)
+def test_end_punctuation_follows_the_languages_rules(
+    source: str, translation: str, language: str, same: bool
+) -> None:
+    assert same_end(source, translation, language) is same
 
 
 def test_end_punctuation_tells_a_full_stop_from_a_colon_or_none() -> None:

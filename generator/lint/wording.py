@@ -204,14 +204,14 @@ def doubled_words(subject: Subject) -> Iterator[Finding]:
 _END_MARKS = {
     "full stop": ".।॥。۔።։။។᙮",
     "colon": ":：",
-    "question mark": "?؟？;",
+    "question mark": "?؟？\u037e",
     "exclamation mark": "!！",
     "ellipsis": "…",
     "semicolon": "؛",
     "comma": ",،、，",
 }
 _MARK_OF = {char: name for name, chars in _END_MARKS.items() for char in chars}
-_MARK_OF[";"] = "semicolon"  # ASCII ";" is a semicolon (Greek's question mark is U+037E)
+_MARK_OF[";"] = "semicolon"  # ASCII ";" is a semicolon; Greek's question mark is U+037E (or ";", typed)
 _NO_FULL_STOP = ("th", "lo")  # Thai and Lao end a sentence with a space, not a mark
 
 
@@ -237,16 +237,24 @@ def end_punctuation(subject: Subject) -> Iterator[Finding]:
         return  # "[Ŵîññéŕ. ···]": the pseudo-locale pads after the text on purpose, for layout tests
     language = subject.language.locale.language
     for message, label, source, text in _forms(subject):
+        if not text.strip() or same_end(source, text, language):
+            continue
         expected, found = end_mark(source), end_mark(text)
-        if expected == found or not text.strip():
-            continue
-        if language in _NO_FULL_STOP and "full stop" in (expected, found) and None in (expected, found):
-            continue
         yield subject.finding(
             f"{label}ends with {_name(found)} where the source ends with {_name(expected)} (a heading, "
             f"a table cell or a sentence followed by another): {FIX_HERE}",
             message,
         )
+
+
+def same_end(source: str, text: str, language: str) -> bool:
+    """Whether ``text`` ends as ``source`` does, by the rules of ``language`` (a CLDR code)."""
+    expected, found = end_mark(source), end_mark(text)
+    if expected == found:
+        return True
+    if language in _NO_FULL_STOP and {expected, found} == {"full stop", None}:
+        return True
+    return language == "el" and (expected, found) == ("question mark", "semicolon")  # ASCII ";" typed
 
 
 def _name(mark: str | None) -> str:
