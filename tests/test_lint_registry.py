@@ -257,3 +257,16 @@ def test_an_entry_point_that_clashes_or_names_no_check_is_one_clear_error(
     with pytest.raises(RulesdocError, match="cannot be loaded: ModuleNotFoundError"):
         load_plugins([missing])
     sys.modules.pop(PLUGIN_NAME, None)
+
+
+def test_only_and_skip_take_repeated_options_and_comma_lists() -> None:
+    from generator.cli.check_command import ids
+
+    assert ids(["placeholders,markup", " numbers ", "urls,,"]) == [
+        "placeholders",
+        "markup",
+        "numbers",
+        "urls",
+    ]
+    chosen = lint.select(ids(["placeholders,markup"]), ids(["markup"]))
+    assert [entry.id for entry in lint.checks() if chosen.chosen(entry)] == ["placeholders"]
