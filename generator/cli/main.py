@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.cli import check_command
 from generator.errors import MAX_LINE, Location, RulesdocError, display_path, printable, short
 from generator.io.project import Project
 from generator.spec.rules import load_rules
@@ -168,8 +169,9 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="lint catalogs, glossary terms and rendered pages; exit 1 on errors",
-        description="Stale catalogs, completeness, placeholders, markup, plural forms, terminology, "
-        "rendering and (with --pages) drift of committed pages. Exit 0 clean, 1 errors, 2 bad input.",
+        description="Stale catalogs, completeness, placeholders, markup, numbers, wording, plural forms, "
+        "terminology, rendering and (with --pages) drift of committed pages; --list names every check. "
+        "Exit 0 clean, 1 errors, 2 bad input.",
     )
     check.add_argument(
         "--format", choices=CHECK_FORMATS, default="text", help="output: text, json, or github annotations"
@@ -184,6 +186,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="verify the built site DIR instead: every language, page, index, 404",
     )
+    check_command.add_selection(check)
     from generator.cli.site_commands import add_parsers
 
     add_parsers(commands, _out_option)
@@ -239,28 +242,6 @@ def _render(args: argparse.Namespace, project: Project) -> int:
     return EXIT_OK
 
 
-def _check(args: argparse.Namespace, root: Path, project: Project) -> int:
-    from generator import lint  # the linter's imports cost `render` nothing
-    from generator.i18n.translate import select_languages
-    from generator.lint.report import FORMATS
-    from generator.pages.render import Workspace
-    from generator.site.options import site_options
-
-    if args.site is not None:
-        from generator.cli.site_commands import check_site
-
-        return check_site(project, args.site, say)
-    options = site_options(root / "mkdocs.yml")
-    workspace = Workspace.load(project, [code.replace("-", "_") for code in args.lang] if args.lang else None)
-    policy = workspace.policy.publishing(options.languages)
-    codes = (
-        [language.code for language in select_languages(workspace.languages, args.lang)] if args.lang else []
-    )
-    report = lint.run(lint.gather(workspace, policy, codes or None, args.pages))
-    say(FORMATS[args.format](report))
-    return EXIT_FINDINGS if report.errors else EXIT_OK
-
-
 def _export(args: argparse.Namespace, project: Project) -> int:
     from generator.export import bundle as export  # the bundle's imports cost `render` nothing
 
@@ -302,7 +283,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "render":
         return _render(args, project)
     if args.command == "check":
-        return _check(args, root, project)
+        return check_command.run(args, root, project, say)
     if args.command == "score":
         return _score(args, project)
     if args.command == "catalog":

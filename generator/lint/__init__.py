@@ -1,39 +1,51 @@
 """``rulesdoc check``: the translation and drift linter, as a registry of small checks.
 
 Shaped like Babel's ``checkers.py`` and translate-toolkit's pofilter: each check is a
-small function registered under its id (:func:`generator.lint.registry.check`), reading
-only what :mod:`generator.lint.inputs` gathered (the same workspace and render the
-build uses: nothing is re-read or re-rendered). Catalog checks live in
-:mod:`~generator.lint.catalog`, message checks in :mod:`~generator.lint.messages`,
+small function registered under its id, with a category and a default severity
+(:func:`generator.lint.registry.check`; a project adds its own through the entry point
+group ``rulesdoc.checks``), reading only what :mod:`generator.lint.inputs` gathered (the
+same workspace and render the build uses: nothing is re-read or re-rendered). Catalog
+checks live in :mod:`~generator.lint.catalog`, message checks in
+:mod:`~generator.lint.messages` and :mod:`~generator.lint.wording` (pofilter's text checks),
 page checks in :mod:`~generator.lint.pages`, output formats in :mod:`~generator.lint.report`.
 
 :func:`run` is what both ``check`` and the strict build call: the build refuses
-exactly the errors ``check`` reports, in the same words.
+exactly the errors ``check`` reports, in the same words. Only ``check`` may run a
+selection of the checks (``--only``/``--skip``, said in its verdict); a build runs them all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.lint import catalog, messages, pages  # noqa: F401  (registers the checks)
+from generator.lint import catalog, messages, pages, wording  # noqa: F401  (registers the checks)
 from generator.lint.inputs import Shared, Subject, gather, share, subject
 from generator.lint.model import Finding, Report, Severity, Summary
-from generator.lint.registry import REGISTRY, run_check
+from generator.lint.registry import EVERY_CHECK, REGISTRY, Check, Selection, checks, run_check, select
 
-__all__ = ["REGISTRY", "Report", "Severity", "Shared", "gather", "run", "share", "subject"]
-
-
-def run(subjects: Sequence[Subject]) -> Report:
-    """Every registered check on every subject: the report ``check`` prints and the build obeys."""
-    parts = [_run_subject(subject) for subject in subjects]
-    return Report(tuple(f for findings, _ in parts for f in findings), tuple(summary for _, summary in parts))
+__all__ = [
+    "REGISTRY", "Report", "Selection", "Severity", "Shared", "checks", "gather", "run", "select", "share",
+    "subject",
+]  # fmt: skip
 
 
-def _run_subject(subject: Subject) -> tuple[list[Finding], Summary]:
+def run(subjects: Sequence[Subject], selection: Selection = EVERY_CHECK) -> Report:
+    """The checks on every subject: the report ``check`` prints and the build obeys (every check:
+    a build passes no selection)."""
+    chosen = [entry for entry in checks() if selection.chosen(entry)]
+    parts = [_run_subject(subject, chosen) for subject in subjects]
+    return Report(
+        tuple(f for findings, _ in parts for f in findings),
+        tuple(summary for _, summary in parts),
+        selection.skipped(),
+    )
+
+
+def _run_subject(subject: Subject, chosen: Sequence[Check]) -> tuple[list[Finding], Summary]:
     """One language's findings and its row of the summary table."""
     with_pages = subject.shared.pages_dir is not None
     mine = [
-        f for entry in REGISTRY if with_pages or not entry.needs_pages_dir for f in run_check(entry, subject)
+        f for entry in chosen if with_pages or not entry.needs_pages_dir for f in run_check(entry, subject)
     ]
     stats = subject.stats
     errors = sum(f.severity is Severity.ERROR for f in mine)

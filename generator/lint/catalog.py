@@ -14,13 +14,13 @@ from generator.i18n.policy import CONFIG_NAME
 from generator.i18n.verdicts import Rule, Status
 from generator.lint.inputs import GLOSSARY_NAME, Subject
 from generator.lint.model import FIX, Finding, Severity
-from generator.lint.registry import check
+from generator.lint.registry import Category, check
 
 UPDATE = "run `rulesdoc catalog update`"
 EXTRACT = "run `rulesdoc catalog extract`"
 
 
-@check("stale")
+@check("stale", category=Category.CATALOG)
 def stale(subject: Subject) -> Iterator[Finding]:
     """messages.pot is what extraction gives now; every catalog holds exactly the POT's messages."""
     template = subject.shared.workspace.template
@@ -94,10 +94,12 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
         )
 
 
-@check("completeness")
+@check("completeness", category=Category.CATALOG, severity=Severity.WARNING)
 def completeness(subject: Subject) -> Iterator[Finding]:
-    """Untranslated and fuzzy messages: warnings, never errors (the policy, generator/i18n/policy.py);
-    so are theme strings imported from Material and not yet confirmed (the site shows them).
+    """Untranslated, fuzzy and unreviewed theme messages: the page shows English (or the theme's).
+
+    Warnings, never errors (the policy, generator/i18n/policy.py); so are theme strings imported
+    from Material and not yet confirmed (the site shows them).
 
     The page shows the English source, marked ``lang="en"`` under a notice; each line says
     where to translate it. A language below its ``check.yaml`` threshold is built but not
@@ -142,7 +144,7 @@ def completeness(subject: Subject) -> Iterator[Finding]:
             )
 
 
-@check("threshold")
+@check("threshold", category=Category.CATALOG, severity=Severity.WARNING)
 def threshold(subject: Subject) -> Iterator[Finding]:
     """A language below its ``check.yaml`` threshold is built but not offered: a warning, with the way up."""
     if subject.language.catalog is None:
@@ -173,7 +175,7 @@ def _needed(translated: int, total: int, minimum: Fraction) -> int:
     return max(0, math.ceil(minimum * total) - translated)
 
 
-@check(Rule.PLURAL_FORMS.value)
+@check(Rule.PLURAL_FORMS.value, category=Category.CATALOG)
 def plural_forms(subject: Subject) -> Iterator[Finding]:
     """The header is usable and means what CLDR's rule means; every entry has the header's count."""
     loaded = subject.language.catalog

@@ -54,6 +54,7 @@ class Subject:
     result: LanguageResult | None
     glossary: Mapping[str, tuple[str, ...]] | None = None
     glossary_path: Path | None = None
+    severity: Severity = Severity.ERROR  # the running check's default (the runner sets it)
 
     @property
     def code(self) -> str:
@@ -78,13 +79,15 @@ class Subject:
         message: str,
         entry: Message | None = None,
         *,
-        severity: Severity = Severity.ERROR,
+        severity: Severity | None = None,
         path: Path | str | None = None,
         line: int | None = None,
         msgid: str = "",
         detail: str = "",
     ) -> Finding:
-        """A finding about this language; nothing the site does not publish is more than a warning."""
+        """A finding about this language (``severity``: the check's unless given); nothing the site
+        does not publish is more than a warning."""
+        severity = severity or self.severity
         if not self.shared.policy.publishes(self.code):
             severity = Severity.WARNING
         shown = display_path(path) if isinstance(path, Path) else path or self.shown_path

@@ -20,7 +20,7 @@ from generator.i18n.verdicts import Rule
 from generator.lint.catalog import glossary_coverage
 from generator.lint.inputs import Subject
 from generator.lint.model import FIX, Finding
-from generator.lint.registry import check
+from generator.lint.registry import Category, check
 
 
 def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:
@@ -31,19 +31,19 @@ def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:
                 yield subject.finding(f"{problem.text}; {FIX}", entry)
 
 
-@check(Rule.PLACEHOLDERS.value)
+@check(Rule.PLACEHOLDERS.value, category=Category.MESSAGE)
 def placeholders(subject: Subject) -> Iterator[Finding]:
     """Every form carries exactly the source's placeholders: a wrong one crashes, a lost one misprints."""
     return _problems(subject, Rule.PLACEHOLDERS)
 
 
-@check(Rule.MARKUP.value)
+@check(Rule.MARKUP.value, category=Category.MESSAGE)
 def markup(subject: Subject) -> Iterator[Finding]:
     """Markup of a translation matches the source's (order may change); it may add no tag or attribute."""
     return _problems(subject, Rule.MARKUP)
 
 
-@check("terminology")
+@check("terminology", category=Category.GLOSSARY)
 def terminology(subject: Subject) -> Iterator[Finding]:
     """The glossary covers the project's concepts, and each message uses its terms."""
     yield from glossary_coverage(subject)

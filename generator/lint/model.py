@@ -57,6 +57,7 @@ class Summary:
 class Report:
     findings: tuple[Finding, ...]
     summaries: tuple[Summary, ...]
+    skipped: tuple[str, ...] = ()  # checks left out by `check --only`/`--skip` (a build runs all)
 
     @property
     def errors(self) -> int:

@@ -18,11 +18,11 @@ from generator.i18n.po import Key, forms
 from generator.io import files
 from generator.lint.inputs import Shared, Subject
 from generator.lint.model import Finding
-from generator.lint.registry import check
+from generator.lint.registry import Category, check
 from generator.pages.render import PAGE_SUFFIX, RenderedPage
 
 
-@check("rendering")
+@check("rendering", category=Category.PAGE)
 def rendering(subject: Subject) -> Iterator[Finding]:
     """Every page renders; tables keep their shape; no template syntax or another language's text shows."""
     result = subject.result
@@ -222,7 +222,7 @@ def contains(text: str, segment: str) -> bool:
     return False
 
 
-@check("drift", needs_pages_dir=True)
+@check("drift", category=Category.PAGE, needs_pages_dir=True)
 def drift(subject: Subject) -> Iterator[Finding]:
     """Pages kept elsewhere (``--pages DIR``) are what a fresh render gives, as ``cog --check`` does."""
     out = subject.shared.pages_dir

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from generator.errors import printable, short
 from generator.lint.model import Report
+from generator.lint.registry import Check
 
 
 def verdict(report: Report) -> str:
     state = "passed" if not report.errors else "failed"
-    return f"check {state}: {report.errors} error(s), {report.warnings} warning(s)"
+    line = f"check {state}: {report.errors} error(s), {report.warnings} warning(s)"
+    if report.skipped:  # a partial check must not read as the build's verdict
+        line += f"; skipped {', '.join(report.skipped)} (a build runs every check)"
+    return line
 
 
 def format_text(report: Report) -> str:
@@ -56,6 +60,7 @@ def format_json(report: Report) -> str:
             ],
             "errors": report.errors,
             "warnings": report.warnings,
+            "skipped": list(report.skipped),
         },
         ensure_ascii=False,
         indent=2,
@@ -86,6 +91,18 @@ def format_github(report: Report) -> str:
             out += [f"::group::{_escape_data(f.where)}", printable(f.detail), "::endgroup::"]
     out += [table(report), verdict(report)]
     return "\n".join(out)
+
+
+def check_list(checks: Sequence[Check]) -> str:
+    """``check --list``: one line per check, its id, category, default severity and reason."""
+    rows = [("id", "category", "severity", "reason")] + [
+        (c.id, c.category.value, c.severity.value, c.reason or "(no docstring)") for c in checks
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return "\n".join(
+        printable("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[3]]))
+        for row in rows
+    )
 
 
 FORMATS: dict[str, Callable[[Report], str]] = {
