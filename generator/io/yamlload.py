@@ -162,9 +162,9 @@ class EventReader:
 
     def compose(self, parent: Node | None, index: Node | int | None) -> Node:
         """One node and everything in it (PyYAML returns None only where no node starts)."""
-        # (types-PyYAML says int: PyYAML passes a mapping value's key too, for path resolvers)
-        node = self._loader.compose_node(parent, index)
-        assert node is not None
+        node = self._loader.compose_node(parent, index)  # (types-PyYAML: index is an int; any key here)
+        if node is None:
+            raise RuntimeError("PyYAML composed no node where an event starts one")
         return node  # type: ignore[no-any-return]
 
     def start(self, kind: type[SequenceNode] | type[MappingNode]) -> Node:

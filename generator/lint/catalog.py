@@ -24,7 +24,8 @@ EXTRACT = "run `rulesdoc catalog extract`"
 def stale(subject: Subject) -> Iterator[Finding]:
     """messages.pot is what extraction gives now; every catalog holds exactly the POT's messages."""
     template = subject.shared.workspace.template
-    assert template is not None  # gather() refuses to start without one
+    if template is None:  # gather() refuses to start without one
+        raise RuntimeError("the stale check ran without messages.pot")
     if subject.is_source:
         yield from _stale_template(subject)
         return

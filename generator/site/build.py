@@ -306,7 +306,8 @@ def _language_config(job: LanguageBuild, site_dir: Path, site_url: str | None) -
 def _build_one(code: str) -> tuple[Judged | None, str | None]:
     """One language's build (rendered and judged first if deferred): its verdict, and what went
     wrong with the build, as a line, or None."""
-    assert _run.pending is not None
+    if _run.pending is None:
+        raise RuntimeError(f"{code}: a language build started before the run was prepared")
     rendering, main, previewing = _run.pending
     site = rendering.sites[code]
     judged = None

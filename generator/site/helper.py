@@ -11,6 +11,7 @@ it fails, the main build does the work itself, with the same result and the same
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import multiprocessing.pool
 from collections.abc import Callable
@@ -58,6 +59,8 @@ class _Helper:
         self.theme: multiprocessing.pool.AsyncResult[dict[str, bytes]] = pool.apply_async(_compile_theme)
 
 
+# Said, not swallowed: outside the engine's logger, whose strict mode would count it.
+log = logging.getLogger("rulesdoc")
 _helper: _Helper | None = None
 _job: tuple[Theme, Environment] | None = None  # what the forked helper compiles
 
@@ -80,8 +83,8 @@ def extracted(root: Path) -> Catalog:
             return _helper.extraction.get(timeout=600)
         except RulesdocError:
             raise  # bad input: the one-line error the extraction here would give
-        except Exception:  # noqa: BLE001  # the helper failed: a speed-up only
-            pass
+        except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
+            log.info("rulesdoc: the helper's extraction failed (%s); extracting here", error)
     return catalogs.extract(root)
 
 
@@ -90,7 +93,8 @@ def compiled() -> dict[str, bytes]:
     helper's work is done."""
     try:
         return _helper.theme.get(timeout=600) if _helper is not None else {}
-    except Exception:  # noqa: BLE001  # the helper failed: a speed-up only
+    except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
+        log.info("rulesdoc: the helper's theme compilation failed (%s); compiling on use", error)
         return {}
     finally:
         stop()
@@ -106,7 +110,8 @@ def stop() -> None:
 def _compile_theme() -> dict[str, bytes]:
     """In the helper: every template a page, the 404 page or the sitemap extends, includes or
     imports by a name written in it, compiled (a name made at render time is compiled on use)."""
-    assert _job is not None
+    if _job is None:
+        raise RuntimeError("the helper compiles the theme only after it was given one")
     theme, make_environment = _job
     env = make_environment(type(theme).get_env(theme), theme.dirs)  # the class's: not the shared one
     compiled = Compiled()

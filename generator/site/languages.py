@@ -181,7 +181,8 @@ def prepare(
 
 def realize(rendering: Rendering, code: str) -> Judged:
     """Render and judge one language of a deferred rendering (in its build's process)."""
-    assert rendering.deferred is not None
+    if rendering.deferred is None:
+        raise RuntimeError(f"{code}: realize() needs a deferred rendering")
     workspace, shared = rendering.deferred.workspace, rendering.deferred.shared
     site = rendering.sites[code]
     try:

@@ -189,7 +189,7 @@ def build_timestamp() -> int:
 class Assumption:
     name: str
     what: str
-    check: Callable[[], None]  # raises AssertionError (or anything) when it no longer holds
+    check: Callable[[], None]  # raises (SeamChanged, or anything) when it no longer holds
 
 
 def versions() -> str:
@@ -202,19 +202,29 @@ def versions() -> str:
     return ", ".join(found)
 
 
+class SeamChanged(AssertionError):
+    """An assumption about the engine's internals no longer holds (raised, never an ``assert``:
+    ``python -O`` strips those, and every check would pass)."""
+
+
+def _holds(condition: object, broken: str) -> None:
+    if not condition:
+        raise SeamChanged(broken)
+
+
 def _in_order(function: Callable[..., Any], *snippets: str) -> None:
     source = inspect.getsource(function)
     at = 0
     for snippet in snippets:
         found = source.find(snippet, at)
-        assert found >= 0, f"{function.__qualname__} no longer has {snippet!r} (after the previous step)"
+        _holds(found >= 0, f"{function.__qualname__} no longer has {snippet!r} (after the previous step)")
         at = found + len(snippet)
 
 
 def _check_build() -> None:
     mkdocs_build = mkdocs_package.module("commands.build")
     parameters = inspect.signature(mkdocs_build.build).parameters
-    assert list(parameters)[0] == "config", f"build's parameters are {list(parameters)}"
+    _holds(list(parameters)[0] == "config", f"build's parameters are {list(parameters)}")
 
 
 def _check_copy_config() -> None:
@@ -233,9 +243,9 @@ def _check_copy_config() -> None:
     plugins["probe"] = copy.deepcopy(Probe())
     config = MkDocsConfig()
     plugins.on_files(Files([]), config=config)
-    assert called == ["files"], "a plugin set into a PluginCollection no longer has its events run"
+    _holds(called == ["files"], "a plugin set into a PluginCollection no longer has its events run")
     copied = copy.deepcopy(config, {id(config.plugins): plugins})
-    assert type(copied) is MkDocsConfig
+    _holds(type(copied) is MkDocsConfig, "a deep-copied config is no longer a MkDocsConfig")
 
 
 # Material's theme, not MkDocs' built-in one: ProperDocs removed that, and Material is the theme we build.
@@ -247,9 +257,9 @@ def _check_theme() -> None:
     original = mkdocs_package.module("theme").Theme(name=CHECKED_THEME)
     made = jinja2.Environment()
     shared = share_theme(original, lambda theme: made)
-    assert shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state"
-    assert shared.get_env() is made, "a Theme's get_env is no longer answered by its instance"
-    assert original.get_env() is not made, "copying a Theme changed the original"
+    _holds(shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state")
+    _holds(shared.get_env() is made, "a Theme's get_env is no longer answered by its instance")
+    _holds(original.get_env() is not made, "copying a Theme changed the original")
     _in_order(
         mkdocs_build.build, "config.theme.get_env()", "add_files_from_theme(env", "on_files(", "on_env("
     )
@@ -266,15 +276,17 @@ def _check_listing() -> None:
             return []
 
     Files([]).add_files_from_theme(Listing(), MkDocsConfig())
-    assert len(asked) == 1 and callable(asked[0]), (
-        "Files.add_files_from_theme no longer lists env.list_templates"
+    _holds(
+        len(asked) == 1 and callable(asked[0]),
+        "Files.add_files_from_theme no longer lists env.list_templates",
     )
 
 
 def _check_url_filter() -> None:
     env = mkdocs_package.module("theme").Theme(name=CHECKED_THEME).get_env()
-    assert env.filters.get("url") is mkdocs_package.module("utils.templates").url_filter, (
-        "the theme's `url` filter is another function"
+    _holds(
+        env.filters.get("url") is mkdocs_package.module("utils.templates").url_filter,
+        "the theme's `url` filter is another function",
     )
 
 
@@ -294,9 +306,9 @@ def _check_search() -> None:
 
     options = dict(SearchPlugin.config_class._schema)
     for option in ("lang", "separator", "pipeline"):
-        assert option in options, f"Material's search plugin has no {option!r} option"
+        _holds(option in options, f"Material's search plugin has no {option!r} option")
     priority = getattr(SearchPlugin.on_config, "mkdocs_priority", 0)
-    assert priority < 100, f"Material's search reads its options at priority {priority}, before ours (100)"
+    _holds(priority < 100, f"Material's search reads its options at priority {priority}, before ours (100)")
     _in_order(SearchPlugin.on_config, "if not self.config.lang", "if not self.config.separator")
 
 
@@ -305,7 +317,10 @@ def _check_yaml() -> None:
 
     os.environ["RULESDOC_SEAM_PROBE"] = "probe"
     try:
-        assert read_mkdocs_yml(io.StringIO("a: !ENV RULESDOC_SEAM_PROBE\n")) == {"a": "probe"}
+        _holds(
+            read_mkdocs_yml(io.StringIO("a: !ENV RULESDOC_SEAM_PROBE\n")) == {"a": "probe"},
+            "mkdocs.yml's !ENV tag is no longer read as the engine reads it",
+        )
     finally:
         del os.environ["RULESDOC_SEAM_PROBE"]
 
@@ -315,14 +330,14 @@ def _check_clean() -> None:
         os.mkdir(os.path.join(folder, KEPT_BY_CLEAN + "kept"))
         os.mkdir(os.path.join(folder, "emptied"))
         mkdocs_package.module("utils").clean_directory(folder)
-        assert os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}"
+        _holds(os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}")
 
 
 def _check_timestamp() -> None:
     before = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "1234567890"
     try:
-        assert build_timestamp() == 1234567890, "the build's time no longer follows SOURCE_DATE_EPOCH"
+        _holds(build_timestamp() == 1234567890, "the build's time no longer follows SOURCE_DATE_EPOCH")
     finally:
         if before is None:
             del os.environ["SOURCE_DATE_EPOCH"]

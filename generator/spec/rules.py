@@ -153,7 +153,8 @@ def _numbers(top: dict[str, Node], source: Source) -> tuple[dict[str, int | floa
             nodes[what] = fields[field.name]
             if isinstance(field.kind, Integer):
                 value = values.integer(field.kind, nodes[what], source, what)
-                assert value is not None  # no key of the rules' sections is nullable
+                if value is None:  # the table's mistake: no key of the rules' sections is nullable
+                    raise TypeError(f"{what}: a value of the rules is nullable in the table of fields")
                 numbers[what] = value
             elif isinstance(field.kind, Number):
                 numbers[what] = values.number(field.kind, nodes[what], source, what)
@@ -172,7 +173,8 @@ def parse_rules(text: str, path: str = "rules.yaml") -> Rules:
 
     def whole(key: str) -> int:
         value = numbers[key]
-        assert isinstance(value, int)
+        if not isinstance(value, int):  # the table's mistake, not the file's
+            raise TypeError(f"{key}: the table of fields reads a number here, not a whole number")
         return value
 
     if whole("players.min") > whole("players.max"):  # semantic: two values

@@ -1,0 +1,32 @@
+"""Rules of the codebase that no linter here states: no ``assert`` in the tool (``python -O``
+strips it: an invariant or a seam check would pass silently) and no ``except`` that swallows."""
+
+from __future__ import annotations
+
+import ast
+
+from support import ROOT
+
+SOURCES = sorted((ROOT / "generator").rglob("*.py"))
+
+
+def test_the_tool_has_no_assert_statement() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in SOURCES
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.Assert)
+    ]
+    assert found == []
+
+
+def test_no_handler_is_a_bare_pass() -> None:
+    """An ``except`` whose whole body is ``pass`` hides what went wrong: say why with
+    contextlib.suppress, or handle it."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in SOURCES
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.ExceptHandler) and all(isinstance(stmt, ast.Pass) for stmt in node.body)
+    ]
+    assert found == []
