@@ -39,6 +39,10 @@ _ENTRY = re.compile(r'\s*"([A-Za-z.]+)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*')
 _CODE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,4})?")
 
 
+# Where a theme keeps its language partials (Material's layout; Zensical's theme keeps it).
+LANGUAGE_PARTIALS = Path("partials", "languages")
+
+
 def material_dir() -> Path | None:
     """Material's ``templates`` folder, or None where Material is not installed."""
     spec = find_spec("material")
@@ -90,7 +94,7 @@ def material_strings(code: str) -> Mapping[str, str] | None:
     folder = material_dir()
     if folder is None or not _CODE.fullmatch(code):
         return None
-    path = folder / "partials" / "languages" / f"{code}.html"
+    path = folder / LANGUAGE_PARTIALS / f"{code}.html"
     if not path.is_file():
         return None
     return parse_partial(path.read_text(encoding="utf-8"), path)
@@ -109,7 +113,7 @@ def english() -> Mapping[str, str]:
     found = material_strings("en")
     if found is None:
         folder = material_dir()
-        where = folder / "partials" / "languages" / "en.html" if folder else Path("material")
+        where = folder / LANGUAGE_PARTIALS / "en.html" if folder else Path("material")
         raise format_error(where, None, "Material's English language partial is not there")
     return found
 
@@ -134,7 +138,7 @@ def _partials_parse() -> str | None:
     folder = material_dir()
     if folder is None:
         return "find_spec('material') finds no package folder"
-    paths = sorted((folder / "partials" / "languages").glob("*.html"))
+    paths = sorted((folder / LANGUAGE_PARTIALS).glob("*.html"))
     if len(paths) < 40:
         return f"{len(paths)} language partials in {folder / 'partials' / 'languages'}, not dozens"
     for path in paths:

@@ -35,7 +35,7 @@ from markupsafe import Markup
 
 from generator.errors import Location, RulesdocError
 from generator.i18n import theme
-from generator.i18n.material_partials import material_dir, parse_partial
+from generator.i18n.material_partials import LANGUAGE_PARTIALS, material_dir, parse_partial
 from generator.i18n.translate import Language
 from generator.pages.render import Project
 from generator.site.config_file import checked_site_url, plugin_options, read_config
@@ -300,7 +300,7 @@ def write_source(source: SiteSource, out: Path, theme_dir: Path | None = None) -
         shutil.copytree(OVERRIDES, overrides, dirs_exist_ok=True)
         if source.user_overrides is not None and source.user_overrides.is_dir():
             shutil.copytree(source.user_overrides, overrides, dirs_exist_ok=True)  # theirs win, as in MkDocs
-        partial = overrides / "partials" / "languages" / f"{language.language.tag}.html"
+        partial = overrides / LANGUAGE_PARTIALS / f"{language.language.tag}.html"
         partial.parent.mkdir(parents=True, exist_ok=True)
         partial.write_text(engine_partial(language.site, theme_dir), encoding="utf-8", newline="\n")
         config = folder / CONFIG_NAME
@@ -314,7 +314,7 @@ def engine_partial(site: LanguageSite, theme_dir: Path | None) -> str:
     answers (its partial for the language, else its English) to the keys we have no message for
     (an engine's newer keys), so that no key shows as its name."""
     theirs: dict[str, str] = {}
-    folder = theme_dir / "partials" / "languages" if theme_dir is not None else None
+    folder = theme_dir / LANGUAGE_PARTIALS if theme_dir is not None else None
     if folder is not None:
         tag = site.language.tag
         for code in ("en", tag.split("-")[0], tag):
