@@ -12,7 +12,7 @@ TEST_STAMP := $(VENV)/.installed-test
 APT_PACKAGES := chromium fonts-lohit-deva fonts-wqy-microhei fonts-hosny-amiri gettext fonts-ipaexfont-gothic
 # Pages and sitemaps carry the date of the last commit, so two builds of one commit are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
-# The static-site engine (README, "Platform"): mkdocs (default), properdocs or zensical. The other
+# The static-site engine (manual/publishing.md, "Platform"): mkdocs (default), properdocs or zensical. The other
 # two get a virtualenv of their own without the mkdocs package (scripts/engine-venv.sh), as a user
 # who left MkDocs has; `make site ENGINE=zensical`. Every build ends with `check --site`: a site
 # without rulesdoc's pages in every language fails, whichever engine wrote it.
@@ -58,7 +58,7 @@ site: $(ENGINE_SETUP)
 	$(ENGINE_PY) -m generator build --engine $(ENGINE)
 
 # Live preview with MkDocs or ProperDocs; Zensical's own preview does not run our plugin, so it
-# would not rebuild on a catalog or rules.yaml change (README, "Platform").
+# would not rebuild on a catalog or rules.yaml change (manual/publishing.md, "Platform").
 serve: $(ENGINE_SETUP)
 	@test "$(ENGINE)" != zensical || { echo "make serve: Zensical's preview does not rebuild on catalog or rules changes; use ENGINE=mkdocs or ENGINE=properdocs" >&2; exit 2; }
 	RULESDOC_STRICT=false $(ENGINE_PY) -m $(ENGINE) serve

@@ -13,7 +13,7 @@ from support import ROOT, copy_project
 
 from generator.pages.render import Project
 
-# Material prints its end-of-life notice (README, "Platform") on every MkDocs run. The tests run
+# Material prints its end-of-life notice (manual/publishing.md, "Platform") on every MkDocs run. The tests run
 # MkDocs hundreds of times in subprocesses that inherit this environment: they alone silence it,
 # here, once. `make site` and `make serve` show it to the user.
 os.environ["NO_MKDOCS_2_WARNING"] = "1"

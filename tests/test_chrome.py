@@ -74,7 +74,7 @@ def test_a_theme_override_that_drops_the_header_stops_the_build(tmp_path: Path) 
 
     assert result.returncode != 0
     assert re.search(
-        r"\S+\.html: the theme's page lacks its site name in the header \(partials/header\.html\): its markup changed, a theme version rulesdoc does not support \(README, \"Platform\"\)$",
+        r"\S+\.html: the theme's page lacks its site name in the header \(partials/header\.html\): its markup changed, a theme version rulesdoc does not support \(rulesdoc's publisher's guide, \"Platform\"\)$",
         result.stderr,
         re.M,
     )

@@ -1,7 +1,7 @@
 """conformance.json read as an app's test reads it, and scored by a scorer written here.
 
 This module imports nothing of ``generator``: it runs ``rulesdoc export`` like any consumer
-and checks every vector with a scorer written from the rules as the README states them. The
+and checks every vector with a scorer written from the rules as the app developer's guide states them. The
 engine computed the expected values; this scorer agreeing proves them a second time.
 """
 
@@ -40,7 +40,7 @@ def conformance(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- an independent scorer
-# From the README's rules ("The rules the scores follow"), not from generator/engine/scoring.py.
+# From the app developer's guide ("The rules the scores follow", manual/apps.md), not from generator/engine/scoring.py.
 # `rules` is the data of rules.yaml (conformance.json repeats it under "rules").
 
 

@@ -1,7 +1,7 @@
 """The export bundle: rules.json, rules.schema.json, conformance.json and scoring.mjs (generator/export/bundle.py).
 
 The conformance vectors are proven right twice: by the engine (here), and by an independent
-scorer written from the rules as the README states them (tests/test_conformance.py). Expected
+scorer written from the rules as the app developer's guide states them (tests/test_conformance.py). Expected
 values in the other tests are worked out by hand from the seed rules (tests/fixtures/rules/seed.yaml):
 joker 20, ace 11, faces 10; surcharge 25, cap 100, cap_target_fraction 0.5; hand rummy 200;
 target 100 x (players - 1), so the never-opened cap is 50 with two players (the target share),
@@ -369,8 +369,8 @@ def test_export_of_bad_rules_is_one_line_and_writes_nothing(tmp_path: Path) -> N
     assert not (tmp_path / "out").exists()
 
 
-def test_the_readmes_vector_is_a_real_one(vectors: dict[str, dict[str, Any]]) -> None:
-    readme = (ROOT / "README.md").read_text("utf-8")
+def test_the_app_developers_guides_vector_is_a_real_one(vectors: dict[str, dict[str, Any]]) -> None:
+    readme = (ROOT / "manual" / "apps.md").read_text("utf-8")
     section = readme[readme.index("## The export bundle") :]
     start = section.index("```json") + len("```json")
     shown = json.loads(section[start : section.index("```", start)])

@@ -1,7 +1,7 @@
-"""The README's tour leaves the tests green: the tests test the tool, not today's values.
+"""The publisher's guide's tour leaves the tests green: the tests test the tool, not today's values.
 
-Each step of the README's tour is applied to a copy of this checkout, as a maintainer would
-make it: the joker raised to 25; the cap fraction lowered to 0.4; the README's `blocked-round`
+Each step of the tour (manual/publishing.md) is applied to a copy of this checkout, as a maintainer would
+make it: the joker raised to 25; the cap fraction lowered to 0.4; the tour's `blocked-round`
 example added, then `make update`, its title translated here in every language. In the copy,
 `rulesdoc check` passes, the strict site build passes, and the fast tests that read the rules
 (unit tests on the fixture rules, and this checkout's property tests) pass.
@@ -82,10 +82,10 @@ def set_value(project: Path, key: str, old: str, new: str) -> None:
 
 
 def readme_example() -> str:
-    """The worked example the README's tour adds, as the README shows it."""
-    readme = (ROOT / "README.md").read_text("utf-8")
+    """The worked example the publisher's guide's tour adds, as the guide shows it."""
+    readme = (ROOT / "manual" / "publishing.md").read_text("utf-8")
     found = re.search(r"```yaml\n(  - id: blocked-round\n.*?)```", readme, re.S)
-    assert found, "the README's tour no longer shows the blocked-round example"
+    assert found, "the tour (manual/publishing.md) no longer shows the blocked-round example"
     return found.group(1)
 
 

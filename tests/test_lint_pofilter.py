@@ -3,9 +3,9 @@ pages, ``rulesdoc check`` reports too.
 
 One fixture catalog seeds one fault per entry (``tests/fixtures/pofilter/nl_faults.po``); each
 case asserts that our check reports that entry at its line and, where pofilter is installed
-(the test extra), that pofilter flags it with the test the README's table pairs it with. The
+(the test extra), that pofilter flags it with the test the translator's guide's table pairs it with. The
 shipped catalogs go through both tools as well: every flag pofilter raises there under a paired
-test is either one of ours or one of the two differences the README explains.
+test is either one of ours or one of the two differences the translator's guide explains.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def test_every_pofilter_flag_on_the_shipped_catalogs_is_ours_or_explained(tmp_pa
 
 
 def _explained(test: str, message: object, nplurals: int) -> bool:
-    """The README's differences: a value the translation names twice (pofilter counts printf
+    """The translator's guide's differences: a value the translation names twice (pofilter counts printf
     variables; the page fills each name every time), another script's full stop (Hindi's "।"
     where English has ".": pofilter's endpunc compares characters), and the number of plural
     forms (pofilter takes it from its own table, two for Portuguese; the page follows the

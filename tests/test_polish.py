@@ -16,6 +16,8 @@ import yaml
 from support import ROOT, SEED_RULES
 
 README = (ROOT / "README.md").read_text("utf-8")
+PUBLISHING = (ROOT / "manual" / "publishing.md").read_text("utf-8")
+APPS = (ROOT / "manual" / "apps.md").read_text("utf-8")
 
 
 def rulesdoc(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -152,12 +154,12 @@ def test_the_pre_commit_hook_runs_on_every_input_of_the_check() -> None:
         assert not files.search(path), path
 
 
-def test_the_readme_documents_every_plugin_option_and_setting() -> None:
+def test_the_publishers_guide_documents_every_plugin_option_and_setting() -> None:
     from generator.site.plugin import RulesdocConfig
 
     options = {name for name, _ in RulesdocConfig._schema}  # MkDocs' config schema: (name, option) pairs
     assert options == {"rules", "templates", "locales", "strict", "languages"}
-    section = README[README.index("### The MkDocs plugin") :]
+    section = PUBLISHING[PUBLISHING.index("### The MkDocs plugin") :]
     block = section[
         section.index("```yaml") + len("```yaml") : section.index("```", section.index("```yaml") + 3)
     ]
@@ -171,9 +173,9 @@ def test_the_readme_documents_every_plugin_option_and_setting() -> None:
         assert setting in section, setting
 
 
-def test_the_readme_documents_the_bundle_with_app_tests() -> None:
-    section = README[README.index("## The export bundle") :]
+def test_the_app_developers_guide_documents_the_bundle_with_app_tests() -> None:
+    section = APPS[APPS.index("## The export bundle") :]
     assert "```python" in section and "```js" in section
     for name in ("rules.json", "rules.schema.json", "conformance.json", '"format"', '"version"', "uncovered"):
         assert name in section, name
-    assert "rulesdoc report --base" in README
+    assert "rulesdoc report --base" in PUBLISHING

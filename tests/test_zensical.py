@@ -3,7 +3,7 @@
 language's pages from rulesdoc's own site source, with the same-page switcher, a localized 404 and
 a search index per language; Zensical on our plain mkdocs.yml (which silently drops our plugin and
 exits 0) is caught by `check --site`; and the gaps it cannot close yet are held here, so a release
-that closes one fails the test that names it (README, "Platform")."""
+that closes one fails the test that names it (manual/publishing.md, "Platform")."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_zensical_on_the_plain_mkdocs_yml_is_never_a_green_site(
 
 def test_gap_search_has_no_stemmer_yet(python: Path) -> None:
     """Zensical's search plugin takes only `enabled` and `separator`: no language, so no stemming
-    (README, "Platform"). When a release takes a language option, pass ours and drop this gap."""
+    (manual/publishing.md, "Platform"). When a release takes a language option, pass ours and drop this gap."""
     probe = run(
         python, "-c",
         "import inspect, zensical.config as c; print(inspect.getsource(c))", cwd=ROOT,

@@ -29,7 +29,7 @@ from pathlib import Path
 from generator.errors import Location, RulesdocError, display_path
 
 KiB, MiB = 1024, 1024 * 1024
-# Documented limits (README, "Limits"): far above any real input, far below what hurts.
+# Documented limits (manual/publishing.md, "Untrusted input"): far above any real input, far below what hurts.
 MAX_RULES_BYTES = 1 * MiB
 MAX_CATALOG_BYTES = 4 * MiB
 MAX_TEMPLATE_BYTES = 1 * MiB

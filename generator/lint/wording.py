@@ -3,7 +3,7 @@ them: numbers, URLs and e-mail addresses, spacing, doubled words, end punctuatio
 
 Each compares a usable translation, form by form, with the source the form translates
 (``msgstr[0]`` with the msgid, the others with ``msgid_plural``), in what the page prints
-around the values (placeholders cut out). README, "Checks in CI", says which pofilter test
+around the values (placeholders cut out). manual/translating.md, "Checks in CI", says which pofilter test
 each one answers and why the others do not apply to these pages.
 """
 

@@ -4,7 +4,7 @@ MkDocs, ProperDocs and Zensical all read mkdocs.yml with PyYAML's full loader pl
 ``!ENV`` tag (pyyaml-env-tag, the library MkDocs uses): so does this module, for the commands
 that run without an engine (``check``, ``render``, ``site-source``). The full loader also
 constructs ``!!python/name:`` (a Markdown extension's slugify function): **mkdocs.yml is code**,
-as it is for every engine (README, "Untrusted input").
+as it is for every engine (manual/publishing.md, "Untrusted input").
 """
 
 from __future__ import annotations

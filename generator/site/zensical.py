@@ -9,7 +9,7 @@ What the theme cannot say per page is written into each page as the MkDocs build
 ``<html>``, ``lang="en"`` on chrome that falls back to English. Then the root sitemap and the
 rules schema, and the whole site is swapped in at once: the old one stays if anything fails.
 
-What Zensical 0.0.x cannot do yet is named in the README ("Platform") and held by tests that
+What Zensical 0.0.x cannot do yet is named in manual/publishing.md ("Platform") and held by tests that
 notice when it can: no search stemming (its search has no language pipelines).
 """
 
