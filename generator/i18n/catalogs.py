@@ -29,6 +29,7 @@ from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import plurals, po, po_writer, theme
 from generator.i18n.cldr import canonical, parse_locale
+from generator.i18n.layout import check_layout
 from generator.i18n.material_partials import material_code, material_strings
 from generator.i18n.theme import THEME_CONTEXT
 from generator.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
@@ -217,6 +218,7 @@ def update(
     root: Path | None = None,
 ) -> list[Update]:
     """Merge the template into each catalog (or the chosen ones)."""
+    check_layout(locales)
     template = load_template(locales, root).catalog
     chosen = [canonical(code) for code in codes] if codes else catalog_codes(locales)
     loaded = {code: po.load(catalog_path(locales, code), root) for code in chosen}
@@ -304,6 +306,7 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
 
 def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
     """Write ``messages.mo`` beside each catalog, for tools that want them (the build does not)."""
+    check_layout(locales)
     written = []
     for code in catalog_codes(locales):
         loaded = po.load(catalog_path(locales, code), root)
