@@ -27,6 +27,10 @@ def _empty(root: Path) -> None:
     (root / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
 
 
+def _check_yaml(root: Path) -> None:
+    (root / "locales" / "check.yaml").write_text("min_translated:\n  default: 80\n  DA: 100\n", "utf-8")
+
+
 @pytest.mark.parametrize(
     ("apply", "line"),
     [
@@ -34,8 +38,10 @@ def _empty(root: Path) -> None:
                 "locales/fr/LC_MESSAGES/messages.po"),
         (_empty, "locales/fr: a language folder without its catalog: expected "
                  "locales/fr/LC_MESSAGES/messages.po (`rulesdoc catalog init fr`), or remove the folder"),
+        (_check_yaml, "locales/check.yaml:3: min_translated: write 'da', not 'DA', as the catalog's "
+                      "folder is named"),
     ],
-    ids=["flat-po", "empty-folder"],
+    ids=["flat-po", "empty-folder", "check-yaml"],
 )  # fmt: skip
 def test_check_and_every_build_refuse_in_one_line(
     tmp_path: Path, apply: Callable[[Path], None], line: str
