@@ -30,7 +30,9 @@ from generator.i18n.extraction import ProjectInfo as ProjectInfo
 from generator.i18n.extraction import check_sources
 from generator.i18n.extraction import extract as extract
 from generator.i18n.extraction import project_info as project_info
+from generator.i18n.extraction import same_content as same_content
 from generator.i18n.extraction import same_messages as same_messages
+from generator.i18n.extraction import unlocated as unlocated
 from generator.i18n.extraction import write_template as write_template
 from generator.i18n.layout import check_layout
 from generator.i18n.material_partials import material_code, material_strings

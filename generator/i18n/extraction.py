@@ -8,9 +8,11 @@ from the POT and, at the next ``catalog update``, every translation of them into
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +21,7 @@ from babel.messages.catalog import Catalog
 
 from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import po, po_writer
+from generator.i18n import gettext_po, po, po_writer
 from generator.i18n.verdicts import NO_FORMAT
 from generator.io import files
 from generator.io.project import template_path
@@ -151,6 +153,23 @@ def same_messages(a: bytes, b: bytes) -> bool:
         return b"\n".join(line for line in data.splitlines() if not line.startswith(b'"POT-Creation-Date:'))
 
     return strip(a) == strip(b)
+
+
+def unlocated(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> bytes:
+    """A catalog's text with its source references' line numbers left out (``#: mkdocs.yml``),
+    for telling whether a POT is stale: a line added above ``theme:`` in mkdocs.yml, or anywhere
+    in a template, moves references and changes no message. ``catalog extract`` still writes them."""
+    entries = [
+        dataclasses.replace(entry, references=[(name, None) for name, _ in entry.references])
+        for entry in po_writer.entries(catalog, headers)
+    ]
+    return gettext_po.dumps(entries)
+
+
+def same_content(committed: po.LoadedCatalog, extracted: Catalog) -> bool:
+    """The committed POT holds what a fresh extraction gives: the same messages, contexts, plurals,
+    flags and comments, in the same files; the references' line numbers and the date aside."""
+    return same_messages(unlocated(committed.catalog, committed.headers), unlocated(extracted))
 
 
 def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
