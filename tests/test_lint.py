@@ -285,7 +285,9 @@ def test_source_lines_that_only_moved_are_not_stale(project: Path) -> None:
 
 
 def test_stale_template_when_only_a_comment_changed(project: Path) -> None:
-    edit(project / "templates" / "index.md.j2", "{# Translators: the home page's", "{# Translators: the page's")
+    edit(
+        project / "templates" / "index.md.j2", "{# Translators: the home page's", "{# Translators: the page's"
+    )
     found = of(run(project, only=[]), "stale", "en")
     assert len(found) == 1
     assert "differs from a fresh extraction (comments, source files or plurals)" in found[0].message
