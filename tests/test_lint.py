@@ -815,7 +815,9 @@ def test_json_and_github_formats(project: Path) -> None:
 
 
 def test_cli_offers_every_format() -> None:
-    assert set(cli.CHECK_FORMATS) == set(FORMATS)
+    from generator.cli.arguments import CHECK_FORMATS
+
+    assert set(CHECK_FORMATS) == set(FORMATS)
 
 
 def test_every_check_is_in_the_list() -> None:
