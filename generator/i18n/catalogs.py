@@ -201,7 +201,7 @@ def init(locales: Path, code: str, locale_code: str | None = None, root: Path | 
     if locale.language != parse_locale(folder).language:
         raise RulesdocError(f"--locale {locale_code!r} is not a form of {folder!r}")
     template = load_template(locales, root).catalog
-    catalog = empty_catalog(template, locale)
+    catalog = empty_catalog(template, locale, project_info(root or locales.parent).name)
     catalog.update(template)
     catalog.msgid_bugs_address = template.msgid_bugs_address
     prefill_theme(catalog, set())
@@ -235,23 +235,24 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
             message.flags.discard("fuzzy")
 
 
-def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
-    """A catalog for ``locale`` with the template's project header and CLDR's Plural-Forms."""
+def empty_catalog(template: Catalog, locale: Locale, site_name: str = "") -> Catalog:
+    """A catalog for ``locale`` with the template's project header and CLDR's Plural-Forms.
+
+    ``site_name``: the project's (:func:`project_info`), for the header comment; Babel reads a
+    Project-Id-Version "My game help" as project "My game", version "help"."""
     rule = plurals.cldr(locale)
+    name = site_name or f"{template.project} {template.version}".strip()
     catalog = Catalog(
         locale=locale,
         domain=DOMAIN,
-        project=template.project,
-        version=template.version,
         creation_date=template.creation_date,
         revision_date=template.creation_date,
         charset="utf-8",
         fuzzy=False,
-        header_comment=(
-            f"# {locale.english_name} translations of the {template.project} pages.\n"
-            f"# This file is distributed under the same license as the {template.project} project."
-        ),
+        header_comment=f"# {locale.english_name} translations of the {name} pages.",
     )
+    # Set after: Babel's constructor writes PROJECT and VERSION for empty ones.
+    catalog.project, catalog.version = template.project, template.version
     set_plural_forms(catalog, rule)
     return catalog
 

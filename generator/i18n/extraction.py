@@ -19,9 +19,8 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
-from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import gettext_po, po, po_writer
+from generator.i18n import gettext_po, po, po_writer, theme
 from generator.i18n.verdicts import NO_FORMAT
 from generator.io import files
 from generator.io.project import template_path
@@ -58,32 +57,36 @@ class ProjectInfo:
 
 
 def project_info(root: Path) -> ProjectInfo:
-    """From ``pyproject.toml`` ([project] name, version, urls) and ``mkdocs.yml`` (repo_url)."""
+    """The project's own name, ``mkdocs.yml``'s site_name (else the folder's), and where
+    translators report a problem (``pyproject.toml``'s issue URL, else mkdocs.yml's repo_url +
+    /issues). No version: a help site has none of its own (a ``pyproject.toml`` beside it may
+    be a tool's, as this checkout's is rulesdoc's), and rulesdoc's name and version say nothing
+    about a publisher's site."""
     import tomllib
 
-    name, version, bugs = "rulesdoc", __version__, ""
     try:
         data = tomllib.loads(files.read_text(root / "pyproject.toml", files.MAX_CONFIG_BYTES, root))
     except (RulesdocError, OSError, tomllib.TOMLDecodeError):
         data = {}
+    try:
+        mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
+    except (RulesdocError, OSError):
+        mkdocs = ""
     found_project = data.get("project")
     project: dict[str, object] = found_project if isinstance(found_project, dict) else {}
-    name = str(project.get("name") or name)
-    version = str(project.get("version") or version)
+    site_name = next((name for name in map(theme.site_name_in, mkdocs.splitlines()) if name), None)
+    name = site_name or root.resolve().name
     found_urls = project.get("urls")
     urls: dict[str, object] = found_urls if isinstance(found_urls, dict) else {}
+    bugs = ""
     for key, url in urls.items():
         if str(key).lower().replace(" ", "").replace("-", "") in ("issues", "bugtracker", "bugs", "tracker"):
             bugs = str(url)
             break
     if not bugs:
-        try:
-            mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
-        except (RulesdocError, OSError):
-            mkdocs = ""
         found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
         bugs = f"{found.group(1)}/issues" if found else ""
-    return ProjectInfo(name, version, bugs)
+    return ProjectInfo(name, "", bugs)
 
 
 def extract(root: Path) -> Catalog:
@@ -100,14 +103,13 @@ def extract(root: Path) -> Catalog:
         raise RulesdocError(f"extraction mapping: {error.message}", error.location) from None
     info = project_info(root)
     catalog = Catalog(
-        project=info.name,
-        version=info.version,
         copyright_holder="",
         msgid_bugs_address=info.bugs,
         creation_date=_epoch(),
         charset="utf-8",
         fuzzy=False,
     )
+    catalog.project, catalog.version = info.name, info.version  # Babel's constructor: PROJECT, VERSION
     catalog.header_comment = (
         "# The messages of this site's pages. Do not edit: run `rulesdoc catalog extract`."
     )
