@@ -196,3 +196,23 @@ def test_pre_commit_hook_for_a_project_in_a_subfolder(tmp_path: Path) -> None:
     result = run([pre_commit, "run", "--files", str(po.relative_to(repo))], cwd=repo, env=env)
     assert result.returncode != 0 and "Failed" in result.stdout, result.stdout + result.stderr
     assert "help/locales/ms/LC_MESSAGES/messages.po" in result.stdout
+
+
+def test_new_from_the_wheel(venv: Path, tmp_path: Path) -> None:
+    """The starter ships in the wheel: `rulesdoc new` in a folder outside this repository, with a
+    generator/ folder of the user's own beside it, then check and a strict build (issue 29)."""
+    (tmp_path / "generator").mkdir()
+    (tmp_path / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
+    ok(
+        run(
+            [venv / "rulesdoc", "new", "help", "--name", "My game help", "--lang", "da", "--lang", "nl"],
+            cwd=tmp_path,
+        )
+    )
+    project = tmp_path / "help"
+    ok(run([venv / "rulesdoc", "check"], cwd=project))
+    out = tmp_path / "site"
+    ok(run([venv / "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
+    for page in ("index.html", "da/index.html", "nl/scoring.html"):
+        text = (out / page).read_text("utf-8")
+        assert "<title>" in text and "My game help" in text and "Rami help" not in text, page

@@ -180,10 +180,23 @@ def parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="verify the built site DIR instead: every language, page, index, 404",
     )
+    new = commands.add_parser(
+        "new",
+        help="start a project of your own in DIR: rules, templates, catalogs, mkdocs.yml",
+        description="A working project from the starter files: rules.yaml with one worked example, "
+        "the page templates, babel.cfg, mkdocs.yml with your site's name, docs/, .gitignore, "
+        "locales/ with messages.pot and a catalog per --lang. It passes `rulesdoc check` and a "
+        "strict `rulesdoc build` at once.",
+    )
+    new.add_argument("dir", type=Path, metavar="DIR", help="a folder that does not exist yet, or is empty")
+    new.add_argument("--name", help="the site's name (mkdocs.yml site_name; default: DIR's name)")
+    new.add_argument("--lang", action="append", default=[], metavar="CODE", help="start this catalog")
     from generator.cli.site_commands import add_parsers
 
     add_parsers(commands, _out_option)
     for command in [*commands.choices.values(), *steps.choices.values()]:
+        if command is new:  # DIR is where it writes: no project to point at
+            continue
         # After the command too: its value, when given there, replaces the one before it.
         command.add_argument("--root", type=Path, default=argparse.SUPPRESS, help=ROOT_HELP)
     return parser

@@ -130,6 +130,12 @@ def run(argv: Sequence[str] | None = None) -> int:
             args = _parser().parse_args(argv)
     except SystemExit as done:  # after --help, --version or bad usage: still flush in main
         return done.code if isinstance(done.code, int) else EXIT_OK
+    if args.command == "new":
+        from generator.cli.scaffold import new_project
+
+        for path in new_project(args.dir, args.name, args.lang, say):
+            say(f"{display_path(path)}: created; translate it, then `rulesdoc build`")
+        return EXIT_OK
     root: Path = args.root
     project = Project.at(root, getattr(args, "rules", None))
     _require_project(args, project)
