@@ -134,6 +134,8 @@ def apply_case(case: dict[str, Any], copy: Path) -> None:
         path.unlink(missing_ok=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.symlink_to(pointee if Path(pointee).is_absolute() else CORPUS / pointee)
+    for target in case.get("mkdir") or ():
+        (copy / target).mkdir(parents=True)
     for target in case.get("mkfifo") or ():
         (copy / target).parent.mkdir(parents=True, exist_ok=True)
         os.mkfifo(copy / target)
@@ -165,12 +167,21 @@ def run_case(case: dict[str, Any], base: Path, good: Path) -> Outcome:
 
 
 @pytest.fixture(scope="session")
-def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    # Only the cases this session runs (`-k layout` runs a few, not the 170 subprocesses).
+    chosen = {
+        item.callspec.params["case"]["name"]
+        for item in request.session.items
+        if hasattr(item, "callspec") and "case" in item.callspec.params
+    }
     base = tmp_path_factory.mktemp("bad_inputs")
     pristine = copy_project(base / "_good")
     good = generator("--root", str(pristine), "render", "--out", str(pristine / "out"), cwd=pristine)
     assert good.returncode == 0, good.stderr
-    runnable = [case for case in CASES if not case.get("needs") or has_command(case["needs"])]
+    runnable = [
+        case for case in CASES
+        if case["name"] in chosen and (not case.get("needs") or has_command(case["needs"]))
+    ]  # fmt: skip
     with ThreadPoolExecutor(max_workers=max(2, 2 * (os.cpu_count() or 1))) as pool:
         futures = {case["name"]: pool.submit(run_case, case, base, pristine / "out") for case in runnable}
         return {name: future.result() for name, future in futures.items()}

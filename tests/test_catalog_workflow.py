@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
+from generator.cli import main as cli
 from generator.i18n import catalogs, gettext_po, plurals, po, po_writer
 
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
@@ -198,7 +199,9 @@ def test_headers_carry_real_values_and_no_template_text() -> None:
         ):
             assert placeholder not in text, (path, placeholder)
         fields = dict(po.load(path).headers)
-        assert fields["Project-Id-Version"] == "rulesdoc 0.1.0"  # pyproject.toml's name and version
+        assert fields["Project-Id-Version"] == "Rami help"  # mkdocs.yml's site_name
+        comment = text.partition('msgid ""')[0]  # the project's words, not this checkout's licence
+        assert "license" not in comment and "rulesdoc project" not in comment, path
         assert "Generated-By" not in fields
     pt = dict(po.load(ROOT / "locales/pt/LC_MESSAGES/messages.po").headers)
     assert pt["Language"] == "pt_PT" and pt["Language-Team"].startswith("Portuguese (Portugal)")
@@ -209,11 +212,41 @@ def test_the_bugs_address_comes_from_the_project(tmp_path: Path) -> None:
         '[project]\nname = "rami-help"\nversion = "2.3"\n[project.urls]\nIssues = "https://example.org/rami/issues"\n'
     )
     assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo(
-        "rami-help", "2.3", "https://example.org/rami/issues"
+        tmp_path.name, "", "https://example.org/rami/issues"
     )
     (tmp_path / "pyproject.toml").unlink()
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nrepo_url: https://example.org/rami/\n")
     assert catalogs.project_info(tmp_path).bugs == "https://example.org/rami/issues"
+
+
+def test_the_project_is_named_by_its_site_name_never_rulesdoc(tmp_path: Path) -> None:
+    """Project-Id-Version is the site's name (mkdocs.yml), else the folder's; never rulesdoc's name
+    and version, nor a pyproject.toml's, which may be a tool's (this checkout's is rulesdoc's)."""
+    (tmp_path / "mkdocs.yml").write_text("# my site\nsite_name: 'My game help'\ntheme:\n  name: material\n")
+    assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo("My game help", "", "")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "rulesdoc"\nversion = "0.1.0"\n')
+    assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo("My game help", "", "")
+    (tmp_path / "mkdocs.yml").unlink()
+    assert catalogs.project_info(tmp_path).name == tmp_path.name
+
+
+@pytest.mark.parametrize("site_name", ["My game help", "Help"])
+def test_init_stamps_the_projects_site_name(project: Path, site_name: str) -> None:
+    config = project / "mkdocs.yml"
+    config.write_text(
+        config.read_text("utf-8").replace("site_name: Rami help", f"site_name: {site_name}"), "utf-8"
+    )
+    assert cli.main(["--root", str(project), "catalog", "extract"]) == 0
+    assert cli.main(["--root", str(project), "catalog", "init", "fr"]) == 0
+    for path in (
+        project / "locales" / "messages.pot",
+        project / "locales" / "fr" / "LC_MESSAGES" / "messages.po",
+    ):
+        text = path.read_text("utf-8")
+        assert f'"Project-Id-Version: {site_name}\\n"' in text, text[:400]
+        assert "rulesdoc 0" not in text and "license" not in text and "VERSION" not in text
+    fr = (project / "locales" / "fr" / "LC_MESSAGES" / "messages.po").read_text("utf-8")
+    assert fr.startswith(f"# French translations of the {site_name} pages.\nmsgid")
 
 
 @pytest.mark.slow

@@ -411,3 +411,30 @@ def test_a_percent_sign_in_a_title_renders_in_every_language(tmp_path: Path) -> 
         page = (tmp_path / "pages" / code / "scoring.md").read_text("utf-8")
         shown = re.escape(title if code == "en" else translated[code])
         assert re.search(rf"\*\*{shown}\*\*", page), code
+
+
+# ---------------------------------------------------------------- --root before or after the command
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--root", "ROOT", "check"],
+        ["check", "--root", "ROOT"],  # a pre-commit hook's args come after its entry
+        ["--root", "elsewhere", "check", "--root", "ROOT"],  # after the command wins
+        ["catalog", "extract", "--root", "ROOT"],
+        ["catalog", "--root", "ROOT", "update", "--lang", "da"],
+        ["render", "--root", "ROOT", "--out", "OUT"],
+    ],
+)
+def test_root_before_or_after_the_command(argv: list[str], tmp_path: Path) -> None:
+    from generator.cli.main import _parser
+
+    args = _parser().parse_args([{"ROOT": str(tmp_path), "OUT": "out"}.get(a, a) for a in argv])
+    assert args.root == tmp_path
+
+
+def test_root_defaults_to_the_working_folder() -> None:
+    from generator.cli.main import _parser
+
+    assert _parser().parse_args(["check"]).root == Path(".")

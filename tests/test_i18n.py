@@ -194,11 +194,11 @@ def test_the_notice_links_to_check_yaml_translate_url(project_copy: Path) -> Non
     [
         ("translate_url: javascript:alert(1)\n", r"translate_url: expected an http\(s\) address"),
         ('translate_url: "https://x.org/a b"\n', r"translate_url: expected an http\(s\) address"),
-        ("min_translated: {default: 120}\n", "min_translated.default: expected a percentage"),
-        ("min_translate: 80\n", r"unknown key\(s\) in the check configuration: min_translate "),
+        ("min_translated: {default: 120}\n", "min_translated.default: expected a whole percentage"),
+        ("min_translate: 80\n", r"unknown key 'min_translate' in the check configuration; did you mean"),
         (
             "min_translated: !!python/object:os.system x\n",
-            r"check.yaml:1: YAML syntax error: could not determine",
+            r"check.yaml:1: YAML tag 'tag:yaml.org,2002:python/object:os.system' is not allowed",
         ),
     ],
 )
@@ -414,3 +414,13 @@ def test_a_catalog_folder_must_be_a_cldr_code(project_copy: Path, folder: str, s
     with pytest.raises(RulesdocError, match=says) as raised:
         discover_languages(locales)
     assert "\n" not in str(raised.value) and folder in str(raised.value) or says in str(raised.value)
+
+
+@pytest.mark.parametrize("text", ["min_translated:\n  default: 0\n", "min_translated:\n  da: 0\n"])
+def test_a_threshold_of_0_is_0_percent(project_copy: Path, text: str) -> None:
+    """0 means no message need be translated (it once meant the default, 80 %)."""
+    from generator.i18n.policy import read_policy
+
+    (project_copy / "locales" / "check.yaml").write_text(text, "utf-8")
+    policy = read_policy(project_copy / "locales")
+    assert policy.threshold("da") == 0 and policy.offers("da", 0, 187)

@@ -156,3 +156,63 @@ def test_pre_commit_hook_from_a_consumer_repository(
     result = try_hook(consumer, home)
     assert result.returncode != 0, result.stdout
     assert "Failed" in result.stdout and "locales/ms/LC_MESSAGES/messages.po" in result.stdout
+
+
+def _hook_repository(destination: Path) -> tuple[Path, str]:
+    """This repository as pre-commit clones it, from the working tree (as try-repo does): a git
+    repository of the files git sees here, committed; returns it and the commit."""
+    listed = ok(run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT))
+    for name in filter(None, listed.split("\0")):
+        if (ROOT / name).is_file():
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, destination / name)
+    env = clean_env(GIT_AUTHOR_NAME="t", GIT_COMMITTER_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+                    GIT_COMMITTER_EMAIL="t@example.invalid")  # fmt: skip
+    for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "hook"]):
+        ok(run(command, cwd=destination, env=env))
+    return destination, ok(run(["git", "rev-parse", "HEAD"], cwd=destination)).strip()
+
+
+def test_pre_commit_hook_for_a_project_in_a_subfolder(tmp_path: Path) -> None:
+    """The project in help/ of its repository: the hook's `files` find its inputs there, and
+    `args: [--root, help]` reaches `rulesdoc check` after the command (issue 29)."""
+    hooks, rev = _hook_repository(tmp_path / "hooks")
+    repo = tmp_path / "repo"
+    copy_project(repo / "help")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n  - id: rulesdoc-check\n    args: [--root, help]\n",
+        "utf-8",
+    )
+    env = clean_env(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    ok(run(["git", "init", "-q"], cwd=repo))
+    ok(run(["git", "add", "-A"], cwd=repo))
+    result = run([pre_commit, "run", "--all-files"], cwd=repo, env=env)
+    assert result.returncode == 0 and "Passed" in result.stdout, result.stdout + result.stderr
+
+    po = repo / "help" / "locales" / "ms" / "LC_MESSAGES" / "messages.po"
+    po.write_text(po.read_text("utf-8").replace('msgstr "%(', 'msgstr "%(nothing_like_it)s %(', 1), "utf-8")
+    ok(run(["git", "add", "-A"], cwd=repo))
+    result = run([pre_commit, "run", "--files", str(po.relative_to(repo))], cwd=repo, env=env)
+    assert result.returncode != 0 and "Failed" in result.stdout, result.stdout + result.stderr
+    assert "help/locales/ms/LC_MESSAGES/messages.po" in result.stdout
+
+
+def test_new_from_the_wheel(venv: Path, tmp_path: Path) -> None:
+    """The starter ships in the wheel: `rulesdoc new` in a folder outside this repository, with a
+    generator/ folder of the user's own beside it, then check and a strict build (issue 29)."""
+    (tmp_path / "generator").mkdir()
+    (tmp_path / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
+    ok(
+        run(
+            [venv / "rulesdoc", "new", "help", "--name", "My game help", "--lang", "da", "--lang", "nl"],
+            cwd=tmp_path,
+        )
+    )
+    project = tmp_path / "help"
+    ok(run([venv / "rulesdoc", "check"], cwd=project))
+    out = tmp_path / "site"
+    ok(run([venv / "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
+    for page in ("index.html", "da/index.html", "nl/scoring.html"):
+        text = (out / page).read_text("utf-8")
+        assert "<title>" in text and "My game help" in text and "Rami help" not in text, page

@@ -271,15 +271,28 @@ def test_stale_template_names_new_and_vanished_messages(project: Path) -> None:
     assert all(f.severity is Severity.ERROR for f in found)
 
 
-def test_stale_template_when_only_source_lines_moved(project: Path) -> None:
+def test_source_lines_that_only_moved_are_not_stale(project: Path) -> None:
+    """A line above a template's messages, or above `theme:` in mkdocs.yml (the README's own
+    `site_url:` step), moves references: no finding; `catalog extract` still writes the new lines."""
     template = project / "templates" / "index.md.j2"
     template.write_text("\n" + template.read_text(encoding="utf-8"), encoding="utf-8")
+    edit(project / "mkdocs.yml", "\ntheme:", "\nsite_url: https://example.org/help/\ntheme:")
+    assert of(run(project, only=[]), "stale", "en") == []
+    theme_line = line_of(project / "mkdocs.yml", "theme:")
+    assert cli.main(["--root", str(project), "catalog", "extract"]) == 0
+    pot = (project / "locales" / "messages.pot").read_text("utf-8")
+    assert f"mkdocs.yml:{theme_line}" in pot and "templates/index.md.j2:3" in pot
+
+
+def test_stale_template_when_only_a_comment_changed(project: Path) -> None:
+    edit(
+        project / "templates" / "index.md.j2", "{# Translators: the home page's", "{# Translators: the page's"
+    )
     found = of(run(project, only=[]), "stale", "en")
     assert len(found) == 1
-    assert "fresh extraction" in found[0].message
-    assert (
-        "-#: templates/index.md.j2:4" in found[0].detail and "+#: templates/index.md.j2:5" in found[0].detail
-    )
+    assert "differs from a fresh extraction (comments, source files or plurals)" in found[0].message
+    assert "-#. the home page's" in found[0].detail and "+#. the page's" in found[0].detail
+    assert "#: templates/index.md.j2\n" in found[0].detail + "\n"  # references without line numbers
 
 
 def test_stale_catalog_missing_extra_and_obsolete_entries(project: Path) -> None:
@@ -802,7 +815,9 @@ def test_json_and_github_formats(project: Path) -> None:
 
 
 def test_cli_offers_every_format() -> None:
-    assert set(cli.CHECK_FORMATS) == set(FORMATS)
+    from generator.cli.arguments import CHECK_FORMATS
+
+    assert set(CHECK_FORMATS) == set(FORMATS)
 
 
 def test_every_check_is_in_the_list() -> None:

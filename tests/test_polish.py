@@ -148,9 +148,12 @@ def test_the_pre_commit_hook_runs_on_every_input_of_the_check() -> None:
         "babel.cfg",
         "templates/scoring.md.j2",
         "locales/da/LC_MESSAGES/messages.po",
+        "help/rules.yaml",  # a project in a folder of its repository (`args: [--root, help]`)
+        "help/mkdocs.yml",
+        "site/help/locales/da/LC_MESSAGES/messages.po",
     ):
         assert files.search(path), path
-    for path in ("README.md", "generator/cli/main.py", "docs/rules.yaml"):
+    for path in ("README.md", "generator/cli/main.py", "docs/rules.yaml.md", "help/README.md"):
         assert not files.search(path), path
 
 

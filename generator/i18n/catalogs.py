@@ -2,7 +2,8 @@
 
 ``locales/messages.pot`` and ``locales/<code>/LC_MESSAGES/messages.po`` are the layout
 translation platforms read. Extraction covers the templates, the translatable text of
-``rules.yaml`` and the theme's UI strings (``babel.cfg``, :mod:`generator.i18n.extract`).
+``rules.yaml`` and the theme's UI strings (``babel.cfg``, :mod:`generator.i18n.extraction`);
+``update`` first refuses what extraction refuses (a template that does not parse).
 
 No command loses a translation: ``update`` keeps a message the source dropped as an
 obsolete ``#~`` entry (and brings it back if the source does), keeps the previous
@@ -14,167 +15,34 @@ atomic and keeps the file's mode.
 from __future__ import annotations
 
 import io
-import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import placement, plurals, po, po_writer, theme
+from generator.i18n import plurals, po, po_writer, theme
 from generator.i18n.cldr import canonical, parse_locale
+from generator.i18n.extraction import ProjectInfo as ProjectInfo
+from generator.i18n.extraction import check_sources
+from generator.i18n.extraction import extract as extract
+from generator.i18n.extraction import project_info as project_info
+from generator.i18n.extraction import same_content as same_content
+from generator.i18n.extraction import same_messages as same_messages
+from generator.i18n.extraction import unlocated as unlocated
+from generator.i18n.extraction import write_template as write_template
+from generator.i18n.layout import check_layout
 from generator.i18n.material_partials import material_code, material_strings
 from generator.i18n.theme import THEME_CONTEXT
 from generator.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
-from generator.i18n.verdicts import NO_FORMAT, THEME_ORIGIN, from_theme
+from generator.i18n.verdicts import THEME_ORIGIN, from_theme
 from generator.io import files
 from generator.io.project import DOMAIN, template_path
 
-COMMENT_TAGS = ("Translators:",)
-KEYWORDS = {
-    "_": None,
-    "gettext": None,
-    "ngettext": (1, 2),
-    "pgettext": ((1, "c"), 2),
-    "npgettext": ((1, "c"), 2, 3),
-}
-PLAIN_TEXT_METHODS = {"rulesdoc_rules"}  # their texts are never %-formatted: a "%" is a percent sign
 SHRINK_LIMIT = 0.5  # an update that would make more than half of a catalog obsolete needs --force
-
-
-def _epoch() -> datetime:
-    """The POT's creation date: SOURCE_DATE_EPOCH (the Makefile passes the last commit's date),
-    so the same inputs give the same bytes; without it, now. Either is written only when the
-    messages changed: an unchanged POT keeps its date."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit() and int(epoch) > 0:
-        return datetime.fromtimestamp(int(epoch), UTC)
-    return datetime.now(UTC).replace(second=0, microsecond=0)
-
-
-@dataclass(frozen=True)
-class ProjectInfo:
-    """What the catalogs' headers say about the project (Project-Id-Version, Report-Msgid-Bugs-To)."""
-
-    name: str
-    version: str
-    bugs: str  # where translators report a problem with a source message ("" when unknown)
-
-
-def project_info(root: Path) -> ProjectInfo:
-    """From ``pyproject.toml`` ([project] name, version, urls) and ``mkdocs.yml`` (repo_url)."""
-    import tomllib
-
-    name, version, bugs = "rulesdoc", __version__, ""
-    try:
-        data = tomllib.loads(files.read_text(root / "pyproject.toml", files.MAX_CONFIG_BYTES, root))
-    except (RulesdocError, OSError, tomllib.TOMLDecodeError):
-        data = {}
-    found_project = data.get("project")
-    project: dict[str, object] = found_project if isinstance(found_project, dict) else {}
-    name = str(project.get("name") or name)
-    version = str(project.get("version") or version)
-    found_urls = project.get("urls")
-    urls: dict[str, object] = found_urls if isinstance(found_urls, dict) else {}
-    for key, url in urls.items():
-        if str(key).lower().replace(" ", "").replace("-", "") in ("issues", "bugtracker", "bugs", "tracker"):
-            bugs = str(url)
-            break
-    if not bugs:
-        try:
-            mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
-        except (RulesdocError, OSError):
-            mkdocs = ""
-        found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
-        bugs = f"{found.group(1)}/issues" if found else ""
-    return ProjectInfo(name, version, bugs)
-
-
-def extract(root: Path) -> Catalog:
-    """Extract every message of the project at ``root`` into a fresh template catalog."""
-    # Imported here: Babel's extraction machinery costs ~20 ms that `render` does not need.
-    from babel.messages.extract import extract_from_dir
-    from babel.messages.frontend import parse_mapping_cfg
-
-    mapping = root / "babel.cfg"
-    try:
-        text = files.read_text(mapping, files.MAX_CONFIG_BYTES, root)
-        method_map, options_map = parse_mapping_cfg(io.StringIO(text), filename=str(mapping))  # type: ignore[no-untyped-call]
-    except RulesdocError as error:
-        raise RulesdocError(f"extraction mapping: {error.message}", error.location) from None
-    info = project_info(root)
-    catalog = Catalog(
-        project=info.name,
-        version=info.version,
-        copyright_holder="",
-        msgid_bugs_address=info.bugs,
-        creation_date=_epoch(),
-        charset="utf-8",
-        fuzzy=False,
-    )
-    catalog.header_comment = (
-        "# The messages of this site's pages. Do not edit: run `rulesdoc catalog extract`."
-    )
-    plain_files: set[str] = set()
-
-    def note_method(filename: str, method: str, options: dict[str, str]) -> None:
-        # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
-        files.check_regular(root / filename, root)
-        if method in PLAIN_TEXT_METHODS:
-            plain_files.add(filename.replace(os.sep, "/"))
-
-    def skip_build_dirs(dirpath: str) -> bool:
-        name = os.path.basename(dirpath)
-        return not name.startswith((".", "_")) and name not in {"site", "build", "node_modules"}
-
-    found = extract_from_dir(
-        str(root),
-        method_map,
-        options_map,
-        keywords=KEYWORDS,
-        comment_tags=COMMENT_TAGS,
-        callback=note_method,
-        strip_comment_tags=True,
-        directory_filter=skip_build_dirs,
-    )
-    for filename, lineno, message, comments, context in found:
-        name = filename.replace(os.sep, "/")
-        locations = [(name, lineno)] if lineno else []
-        catalog.add(message, None, locations, auto_comments=comments, context=context)
-        entry = catalog.get(po.singular(message), context)
-        if name in plain_files and entry is not None:
-            entry.flags.discard("python-format")
-            entry.flags.add(NO_FORMAT)
-    placement.add_notes(catalog, lambda name: files.read_text(root / name, files.MAX_TEMPLATE_BYTES, root))
-    return catalog
-
-
-def same_messages(a: bytes, b: bytes) -> bool:
-    """Two catalogs' text equal but for the POT-Creation-Date header."""
-
-    def strip(data: bytes) -> bytes:
-        return b"\n".join(line for line in data.splitlines() if not line.startswith(b'"POT-Creation-Date:'))
-
-    return strip(a) == strip(b)
-
-
-def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
-    """Write ``messages.pot``; returns whether it changed."""
-    path = template_path(locales)
-    data = po_writer.to_bytes(extract(root))
-    if path.exists():
-        old = path.read_bytes()
-        # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
-        if same_messages(old, data) and b'"POT-Creation-Date: 1970-' not in old:
-            return path, False
-    files.write_atomically(path, data)
-    return path, True
 
 
 def load_template(locales: Path, root: Path | None = None) -> po.LoadedCatalog:
@@ -218,6 +86,8 @@ def update(
     root: Path | None = None,
 ) -> list[Update]:
     """Merge the template into each catalog (or the chosen ones)."""
+    check_layout(locales)
+    check_sources(root if root is not None else locales.parent)  # a broken template: its messages stay
     template = load_template(locales, root).catalog
     chosen = [canonical(code) for code in codes] if codes else catalog_codes(locales)
     loaded = {code: po.load(catalog_path(locales, code), root) for code in chosen}
@@ -305,6 +175,7 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
 
 def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
     """Write ``messages.mo`` beside each catalog, for tools that want them (the build does not)."""
+    check_layout(locales)
     written = []
     for code in catalog_codes(locales):
         loaded = po.load(catalog_path(locales, code), root)
@@ -330,7 +201,7 @@ def init(locales: Path, code: str, locale_code: str | None = None, root: Path | 
     if locale.language != parse_locale(folder).language:
         raise RulesdocError(f"--locale {locale_code!r} is not a form of {folder!r}")
     template = load_template(locales, root).catalog
-    catalog = empty_catalog(template, locale)
+    catalog = empty_catalog(template, locale, project_info(root or locales.parent).name)
     catalog.update(template)
     catalog.msgid_bugs_address = template.msgid_bugs_address
     prefill_theme(catalog, set())
@@ -364,23 +235,24 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
             message.flags.discard("fuzzy")
 
 
-def empty_catalog(template: Catalog, locale: Locale) -> Catalog:
-    """A catalog for ``locale`` with the template's project header and CLDR's Plural-Forms."""
+def empty_catalog(template: Catalog, locale: Locale, site_name: str = "") -> Catalog:
+    """A catalog for ``locale`` with the template's project header and CLDR's Plural-Forms.
+
+    ``site_name``: the project's (:func:`project_info`), for the header comment; Babel reads a
+    Project-Id-Version "My game help" as project "My game", version "help"."""
     rule = plurals.cldr(locale)
+    name = site_name or f"{template.project} {template.version}".strip()
     catalog = Catalog(
         locale=locale,
         domain=DOMAIN,
-        project=template.project,
-        version=template.version,
         creation_date=template.creation_date,
         revision_date=template.creation_date,
         charset="utf-8",
         fuzzy=False,
-        header_comment=(
-            f"# {locale.english_name} translations of the {template.project} pages.\n"
-            f"# This file is distributed under the same license as the {template.project} project."
-        ),
+        header_comment=f"# {locale.english_name} translations of the {name} pages.",
     )
+    # Set after: Babel's constructor writes PROJECT and VERSION for empty ones.
+    catalog.project, catalog.version = template.project, template.version
     set_plural_forms(catalog, rule)
     return catalog
 

@@ -12,11 +12,12 @@ What is an error and what is a warning is decided here, once:
   translated below its threshold is built, but left out of the language switcher and the
   ``hreflang`` links, with a warning.
 
-``locales/check.yaml`` (optional; the repository ships one)::
+``locales/check.yaml`` (optional; the repository ships one), read by the one bounded YAML
+loader as ``rules.yaml`` is, every key and value checked with its line::
 
-    min_translated:        # percent; default 80 (DEFAULT_MIN_TRANSLATED)
-      default: 80
-      hi: 90
+    min_translated:        # whole percentages, 0 to 100; default 80 (DEFAULT_MIN_TRANSLATED)
+      default: 80          # the languages not named
+      hi: 90               # a catalog's code, as its folder spells it (locales/hi/)
     translate_url: https://example.org/translate/{lang}/   # {lang}: the catalog's code
 
 A language the site does not publish (the ``languages`` option of the rulesdoc plugin in
@@ -31,8 +32,13 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
-from generator.errors import Location, RulesdocError, display_path
-from generator.io import files, yamlload
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from generator.errors import RulesdocError, display_path, short
+from generator.i18n.cldr import SOURCE_LANGUAGE, canonical
+from generator.i18n.translate import catalog_codes
+from generator.io import files, yaml_nodes, yamlload
 
 CONFIG_NAME = "check.yaml"
 DEFAULT_MIN_TRANSLATED = Fraction(80, 100)  # without check.yaml, or a language it does not name
@@ -68,56 +74,94 @@ def read_policy(locales: Path, published: Collection[str] = (), root: Path | Non
     path = locales / CONFIG_NAME
     if not os.path.lexists(path):  # a dangling or looping symlink is an error, not "no configuration"
         return Policy(published=frozenset(published))
-    data = _load(path, root)
-    where = Location(display_path(path))
-    return Policy(_thresholds(data, where), frozenset(published), _translate_url(data, where))
+    source = yamlload.Source(display_path(path))
+    nodes = _load(path, source, root)
+    thresholds = _thresholds(nodes["min_translated"], source, locales) if "min_translated" in nodes else {}
+    url = _translate_url(nodes["translate_url"], source) if "translate_url" in nodes else None
+    return Policy(thresholds, frozenset(published), url)
 
 
-def _load(path: Path, root: Path | None) -> dict[object, object]:
-    """check.yaml as plain data, read with the one bounded YAML loader (no tags, bounded depth)."""
-    shown = display_path(path)
+def _load(path: Path, source: yamlload.Source, root: Path | None) -> dict[str, Node]:
+    """check.yaml's nodes by key, read with the one bounded YAML loader (no tags, bounded depth)."""
     text = files.read_text(path, files.MAX_CONFIG_BYTES, root)
-    data = yamlload.load(text, yamlload.Source(shown)) or {}
-    if not isinstance(data, dict):
-        raise RulesdocError(
-            "the check configuration must be a mapping (min_translated, translate_url)", Location(shown)
-        )
-    unknown = [str(key) for key in data if key not in _KEYS]
-    if unknown:
-        raise RulesdocError(
-            f"unknown key(s) in the check configuration: {', '.join(sorted(unknown))} "
-            f"(known: {', '.join(_KEYS)})",
-            Location(shown),
-        )
-    return data
+    node = yamlload.compose(text, source)
+    if node is None:
+        return {}
+    return yaml_nodes.mapping(node, source, "the check configuration", (), _KEYS)
 
 
-def _thresholds(data: Mapping[object, object], where: Location) -> dict[str, Fraction]:
-    values = data.get("min_translated") or {}
-    if isinstance(values, (int, float)) and not isinstance(values, bool):
-        values = {"default": values}
-    if not isinstance(values, dict):
-        raise RulesdocError("min_translated: expected a percentage per language code (and default)", where)
-    thresholds = {}
-    for code, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
-            raise RulesdocError(f"min_translated.{code}: expected a percentage from 0 to 100", where)
-        thresholds[str(code)] = Fraction(str(value)) / 100
+def _thresholds(node: Node, source: yamlload.Source, locales: Path) -> dict[str, Fraction]:
+    """``min_translated``: a mapping of ``default`` and catalog codes to whole percentages."""
+    what = "min_translated"
+    yaml_nodes.check_tag(node, source)
+    if not isinstance(node, MappingNode):
+        shown = f", not {short(node.value)!r}" if isinstance(node, ScalarNode) and node.value else ""
+        raise source.error(
+            node,
+            f"{what}: expected a whole percentage per language code and default, e.g. "
+            f"`min_translated: {{default: 80, hi: 90}}`{shown}",
+        )
+    codes = set(catalog_codes(locales))
+    thresholds: dict[str, Fraction] = {}
+    for key_node, value_node in node.value:
+        code = _code(key_node, source, codes)
+        if code in thresholds:
+            raise source.error(key_node, f"duplicate key {code!r} in {what}")
+        thresholds[code] = _percent(value_node, source, f"{what}.{code}")
     return thresholds
 
 
-def _translate_url(data: Mapping[object, object], where: Location) -> str | None:
-    url = data.get("translate_url")
-    if url is None:
-        return None
+def _code(node: Node, source: yamlload.Source, catalogs: set[str]) -> str:
+    """A key of min_translated: ``default``, or the code of a catalog as its folder spells it."""
+    if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+        raise source.error(node, "min_translated: keys are language codes (da, pt_BR) or default")
+    key = str(node.value)
+    if key == "default":
+        return key
+    try:
+        code = canonical(key)
+    except RulesdocError as error:
+        raise source.error(node, f"min_translated: {error.message}") from None
+    if code != key:
+        raise source.error(
+            node, f"min_translated: write {code!r}, not {short(key)!r}, as the catalog's folder is named"
+        )
+    if code == SOURCE_LANGUAGE:
+        raise source.error(node, f"min_translated: {code!r} is the source language; it has no catalog")
+    if code not in catalogs:
+        raise source.error(
+            node,
+            f"min_translated: no catalog for {code!r} (locales/{code}/LC_MESSAGES/messages.po); "
+            f"remove the key, or start the catalog with `rulesdoc catalog init {code}`",
+        )
+    return code
+
+
+def _percent(node: Node, source: yamlload.Source, what: str) -> Fraction:
+    """A whole percentage from 0 to 100, written as YAML 1.2 reads it (``050`` is refused)."""
+    yaml_nodes.check_tag(node, source)
+    expected = f"{what}: expected a whole percentage from 0 to 100 (80 for 80 %)"
+    if not isinstance(node, ScalarNode):
+        raise source.error(node, expected)
+    try:
+        value = yaml_nodes.as_integer(yamlload.scalar_value(node), node, source, what)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+        raise source.error(node, f"{expected}, not {short(node.value)!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+        raise source.error(node, f"{expected}, not {short(node.value)!r}")
+    return Fraction(value, 100)
+
+
+def _translate_url(node: Node, source: yamlload.Source) -> str:
+    url = node.value if isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:str" else None
     if (
         not isinstance(url, str)
         or not url.startswith(("https://", "http://"))
         or any(c.isspace() or c in _NOT_IN_URL for c in url)
     ):
-        raise RulesdocError(
+        raise source.error(
+            node,
             "translate_url: expected an http(s) address without spaces, quotes or brackets, "
             "e.g. https://example.org/translate/{lang}/",
-            where,
         )
     return url

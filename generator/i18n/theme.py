@@ -112,6 +112,18 @@ def messages() -> list[ThemeMessage]:
 SITE_NAME_NOTE = "The site's name (mkdocs.yml site_name): the header, the logo's title, every page's <title>."
 
 
+def site_name_in(line: str) -> str | None:
+    """The site's name, if this line of mkdocs.yml is its ``site_name:`` (the extractor's and the
+    catalogs' headers' one reading; the site engines read the whole file, with its errors)."""
+    if not line.startswith("site_name:"):
+        return None
+    try:
+        name = yaml.safe_load(line.partition(":")[2])
+    except yaml.YAMLError:
+        return None  # read_config reports the file's syntax error with its line
+    return name.strip() if isinstance(name, str) and name.strip() else None
+
+
 def extract_theme(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
@@ -120,13 +132,9 @@ def extract_theme(
     lines = fileobj.read().decode("utf-8", "replace").splitlines()
     line = next((number for number, text in enumerate(lines, 1) if text.startswith("theme:")), 1)
     for number, text in enumerate(lines, 1):
-        if text.startswith("site_name:"):
-            try:
-                name = yaml.safe_load(text.partition(":")[2])
-            except yaml.YAMLError:
-                name = None  # read_config reports the file's syntax error with its line
-            if isinstance(name, str) and name.strip():
-                yield number, "gettext", name, [SITE_NAME_NOTE]
+        name = site_name_in(text)
+        if name:
+            yield number, "gettext", name, [SITE_NAME_NOTE]
     for message in messages():
         comment = f"Theme string {message.key!r} (Material for MkDocs). {message.comment}"
         yield line, "pgettext", (THEME_CONTEXT, message.english), [comment]

@@ -26,6 +26,7 @@ from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import cldr
 from generator.i18n.cldr import Formatter as Formatter  # the view model formats with it
 from generator.i18n.jinja_internals import asking_template
+from generator.i18n.layout import check_layout
 from generator.i18n.markup import escape_message
 from generator.i18n.po import Key, LoadedCatalog, forms, key_of, load
 from generator.i18n.verdicts import Status, Verdict, judge
@@ -113,6 +114,7 @@ def discover_languages(
     ``required``: the codes whose catalog must load; another one that cannot is left out
     (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
     """
+    check_layout(locales_dir)
     languages = [SOURCE]
     if locales_dir.is_dir():
         for code in catalog_codes(locales_dir):

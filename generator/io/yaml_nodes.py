@@ -7,12 +7,19 @@ classes only.
 from __future__ import annotations
 
 import difflib
+import re
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.errors import short
 from generator.io.yamlload import Source
 
+# A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
+# 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.
+DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+# A whole number written with a decimal point (20.0, as a JSON writer may): the JSON Schema's
+# "integer" accepts it, and so does the loader.
+WHOLE_FLOAT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\.0*")
 PLAIN_TAGS = {"tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
@@ -53,3 +60,26 @@ def mapping(
     if missing:
         raise source.error(node, f"{what} is missing the key {missing[0]!r}")
     return found
+
+
+def as_integer(value: object, node: Node, source: Source, what: str) -> object:
+    """A scalar's constructed value as YAML 1.2 reads its text: ``20.0`` is 20; an integer that
+    YAML 1.1 and 1.2 read differently (``024``, ``0x14``, ``1:20``, ``2_0``) is refused, in every
+    YAML file rulesdoc reads (rules.yaml, score input, check.yaml). Other values are returned as given."""
+    if not isinstance(node, ScalarNode):
+        return value
+    if isinstance(value, float) and WHOLE_FLOAT.fullmatch(node.value):
+        return int(value)
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and not node.style
+        and not DECIMAL.fullmatch(node.value)
+        and not WHOLE_FLOAT.fullmatch(node.value)
+    ):
+        raise source.error(
+            node,
+            f"{what}: write {short(node.value)!r} as a plain decimal number ({short(str(value))}?); "
+            "YAML 1.1 and YAML 1.2 tools read it differently",
+        )
+    return value

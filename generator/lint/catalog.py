@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from generator.errors import display_path, short
-from generator.i18n import catalogs, plurals, po_writer
+from generator.i18n import catalogs, plurals
 from generator.i18n.po import Key, key_of
 from generator.i18n.policy import CONFIG_NAME
 from generator.i18n.verdicts import Rule, Status
@@ -58,9 +58,8 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
     template = shared.workspace.template
     if shared.extracted is None or template is None:
         return
-    extracted_bytes = po_writer.to_bytes(shared.extracted)
-    committed = template.path.read_bytes()
-    if catalogs.same_messages(committed, extracted_bytes):
+    # References' line numbers are not content: a line added above them moves them, nothing else.
+    if catalogs.same_content(template, shared.extracted):
         return
     committed_keys = {key_of(m): m for m in template.messages()}
     extracted_keys = {key_of(m): m for m in shared.extracted if m.id}
@@ -81,16 +80,16 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
             yield subject.finding(
                 f"messages.pot keeps a message no template or rules.yaml has any more: {UPDATE}", message
             )
-    if not told:  # same messages, other comments, source lines or plural forms
+    if not told:  # same messages, other comments, source files or plural forms
         diff = difflib.unified_diff(
-            committed.decode("utf-8", "replace").splitlines(),
-            extracted_bytes.decode("utf-8", "replace").splitlines(),
+            catalogs.unlocated(template.catalog, template.headers).decode("utf-8", "replace").splitlines(),
+            catalogs.unlocated(shared.extracted).decode("utf-8", "replace").splitlines(),
             subject.shown_path,
             "fresh extraction",
             lineterm="",
         )
         yield subject.finding(
-            f"messages.pot differs from a fresh extraction (comments, source lines or plurals): {EXTRACT}",
+            f"messages.pot differs from a fresh extraction (comments, source files or plurals): {EXTRACT}",
             detail="\n".join(diff),
         )
 

@@ -99,7 +99,7 @@ def check_markup(output: str, page: str) -> None:
         if pattern.search(output) is None:
             raise ThemeMarkupChanged(
                 f"{page}: the theme's page lacks its {what}: its markup changed, a theme version rulesdoc "
-                'does not support (rulesdoc\'s publisher\'s guide, "Platform")'
+                "does not support (rulesdoc's publisher's guide, \"Platform\")"
             )
 
 

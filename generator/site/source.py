@@ -6,7 +6,8 @@ site name, the theme strings (as the theme's language partial), the search langu
 separator, the switcher and hreflang links to *the same page* in every offered language, the
 palette toggles' names, the 404 page's data. An engine adapter only translates this into its
 own terms (:mod:`generator.site.zensical`; the MkDocs plugin, :mod:`generator.site.plugin`), so
-the engines cannot disagree on content, only on what an engine cannot do (named in manual/publishing.md, "Platform").
+the engines cannot disagree on content, only on what an engine cannot do (named in
+manual/publishing.md, "Platform").
 
 :func:`write_source` lays it out as plain files (``rulesdoc site-source --out DIR``) that any
 Material-compatible engine builds, one configuration per language:

@@ -17,16 +17,9 @@ from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from generator.engine.cards import Card, parse_card
 from generator.errors import CONTROL_CHARACTERS, RulesdocError, short
-from generator.io.yaml_nodes import check_tag, mapping
+from generator.io.yaml_nodes import as_integer, check_tag, mapping
 from generator.io.yamlload import Source, scalar_value
 from generator.spec.fields import MAX_VALUE, Boolean, Choice, Integer, Number, Section, Text
-
-# A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
-# 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.
-_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-# A whole number written with a decimal point (20.0, as a JSON writer may): the JSON Schema's
-# "integer" accepts it, and so does the loader.
-_WHOLE_FLOAT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\.0*")
 
 
 def keys(node: Node, source: Source, what: str, section: Section) -> dict[str, Node]:
@@ -55,21 +48,7 @@ def integer(kind: Integer, node: Node, source: Source, what: str) -> int | None:
     value = scalar(node, source, what)
     if value is None and kind.nullable:
         return None
-    if isinstance(value, float) and isinstance(node, ScalarNode) and _WHOLE_FLOAT.fullmatch(node.value):
-        value = int(value)
-    if (
-        isinstance(value, int)
-        and not isinstance(value, bool)
-        and isinstance(node, ScalarNode)
-        and not node.style
-        and not _DECIMAL.fullmatch(node.value)
-        and not _WHOLE_FLOAT.fullmatch(node.value)
-    ):
-        raise source.error(
-            node,
-            f"{what}: write {short(node.value)!r} as a plain decimal number ({short(str(value))}?); "
-            "YAML 1.1 and YAML 1.2 tools read it differently",
-        )
+    value = as_integer(value, node, source, what)
     if isinstance(value, bool) or not isinstance(value, int):
         raise source.error(node, f"{what} must be a whole number, not {short(node.value)!r}")
     if value < kind.minimum:

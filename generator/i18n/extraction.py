@@ -1,0 +1,210 @@
+"""Extraction: every message of a project into a fresh ``messages.pot``, on Babel's API.
+
+``babel.cfg`` maps the sources to methods: the templates (Jinja's), ``rules.yaml`` and the
+theme's UI strings (:mod:`generator.i18n.extract`). A template that does not parse is an error
+naming its file and line: Jinja's extractor skips it silently, which would drop its messages
+from the POT and, at the next ``catalog update``, every translation of them into ``#~``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+
+from generator.errors import Location, RulesdocError, display_path
+from generator.i18n import gettext_po, placement, po, po_writer, theme
+from generator.i18n.verdicts import NO_FORMAT
+from generator.io import files
+from generator.io.project import template_path
+
+COMMENT_TAGS = ("Translators:",)
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+}
+JINJA_METHODS = {"jinja2", "jinja2.ext:babel_extract", "jinja2.ext.babel_extract"}
+PLAIN_TEXT_METHODS = {"rulesdoc_rules"}  # their texts are never %-formatted: a "%" is a percent sign
+
+
+def _epoch() -> datetime:
+    """The POT's creation date: SOURCE_DATE_EPOCH (the Makefile passes the last commit's date),
+    so the same inputs give the same bytes; without it, now. Either is written only when the
+    messages changed: an unchanged POT keeps its date."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit() and int(epoch) > 0:
+        return datetime.fromtimestamp(int(epoch), UTC)
+    return datetime.now(UTC).replace(second=0, microsecond=0)
+
+
+@dataclass(frozen=True)
+class ProjectInfo:
+    """What the catalogs' headers say about the project (Project-Id-Version, Report-Msgid-Bugs-To)."""
+
+    name: str
+    version: str
+    bugs: str  # where translators report a problem with a source message ("" when unknown)
+
+
+def project_info(root: Path) -> ProjectInfo:
+    """The project's own name, ``mkdocs.yml``'s site_name (else the folder's), and where
+    translators report a problem (``pyproject.toml``'s issue URL, else mkdocs.yml's repo_url +
+    /issues). No version: a help site has none of its own (a ``pyproject.toml`` beside it may
+    be a tool's, as this checkout's is rulesdoc's), and rulesdoc's name and version say nothing
+    about a publisher's site."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(files.read_text(root / "pyproject.toml", files.MAX_CONFIG_BYTES, root))
+    except (RulesdocError, OSError, tomllib.TOMLDecodeError):
+        data = {}
+    try:
+        mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
+    except (RulesdocError, OSError):
+        mkdocs = ""
+    found_project = data.get("project")
+    project: dict[str, object] = found_project if isinstance(found_project, dict) else {}
+    site_name = next((name for name in map(theme.site_name_in, mkdocs.splitlines()) if name), None)
+    name = site_name or root.resolve().name
+    found_urls = project.get("urls")
+    urls: dict[str, object] = found_urls if isinstance(found_urls, dict) else {}
+    bugs = ""
+    for key, url in urls.items():
+        if str(key).lower().replace(" ", "").replace("-", "") in ("issues", "bugtracker", "bugs", "tracker"):
+            bugs = str(url)
+            break
+    if not bugs:
+        found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
+        bugs = f"{found.group(1)}/issues" if found else ""
+    return ProjectInfo(name, "", bugs)
+
+
+def extract(root: Path) -> Catalog:
+    """Extract every message of the project at ``root`` into a fresh template catalog."""
+    # Imported here: Babel's extraction machinery costs ~20 ms that `render` does not need.
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    mapping = root / "babel.cfg"
+    try:
+        text = files.read_text(mapping, files.MAX_CONFIG_BYTES, root)
+        method_map, options_map = parse_mapping_cfg(io.StringIO(text), filename=str(mapping))  # type: ignore[no-untyped-call]
+    except RulesdocError as error:
+        raise RulesdocError(f"extraction mapping: {error.message}", error.location) from None
+    info = project_info(root)
+    catalog = Catalog(
+        copyright_holder="",
+        msgid_bugs_address=info.bugs,
+        creation_date=_epoch(),
+        charset="utf-8",
+        fuzzy=False,
+    )
+    catalog.project, catalog.version = info.name, info.version  # Babel's constructor: PROJECT, VERSION
+    catalog.header_comment = (
+        "# The messages of this site's pages. Do not edit: run `rulesdoc catalog extract`."
+    )
+    plain_files: set[str] = set()
+
+    def note_method(filename: str, method: str, options: dict[str, str]) -> None:
+        # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
+        files.check_regular(root / filename, root)
+        if method in JINJA_METHODS:
+            parse_template(root / filename, options, root)
+        if method in PLAIN_TEXT_METHODS:
+            plain_files.add(filename.replace(os.sep, "/"))
+
+    def skip_build_dirs(dirpath: str) -> bool:
+        name = os.path.basename(dirpath)
+        return not name.startswith((".", "_")) and name not in {"site", "build", "node_modules"}
+
+    found = extract_from_dir(
+        str(root),
+        method_map,
+        options_map,
+        keywords=KEYWORDS,
+        comment_tags=COMMENT_TAGS,
+        callback=note_method,
+        strip_comment_tags=True,
+        directory_filter=skip_build_dirs,
+    )
+    for filename, lineno, message, comments, context in found:
+        name = filename.replace(os.sep, "/")
+        locations = [(name, lineno)] if lineno else []
+        catalog.add(message, None, locations, auto_comments=comments, context=context)
+        entry = catalog.get(po.singular(message), context)
+        if name in plain_files and entry is not None:
+            entry.flags.discard("python-format")
+            entry.flags.add(NO_FORMAT)
+    placement.add_notes(catalog, lambda name: files.read_text(root / name, files.MAX_TEMPLATE_BYTES, root))
+    return catalog
+
+
+def same_messages(a: bytes, b: bytes) -> bool:
+    """Two catalogs' text equal but for the POT-Creation-Date header."""
+
+    def strip(data: bytes) -> bytes:
+        return b"\n".join(line for line in data.splitlines() if not line.startswith(b'"POT-Creation-Date:'))
+
+    return strip(a) == strip(b)
+
+
+def unlocated(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> bytes:
+    """A catalog's text with its source references' line numbers left out (``#: mkdocs.yml``),
+    for telling whether a POT is stale: a line added above ``theme:`` in mkdocs.yml, or anywhere
+    in a template, moves references and changes no message. ``catalog extract`` still writes them."""
+    entries = [
+        dataclasses.replace(entry, references=[(name, None) for name, _ in entry.references])
+        for entry in po_writer.entries(catalog, headers)
+    ]
+    return gettext_po.dumps(entries)
+
+
+def same_content(committed: po.LoadedCatalog, extracted: Catalog) -> bool:
+    """The committed POT holds what a fresh extraction gives: the same messages, contexts, plurals,
+    flags and comments, in the same files; the references' line numbers and the date aside."""
+    return same_messages(unlocated(committed.catalog, committed.headers), unlocated(extracted))
+
+
+def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
+    """Write ``messages.pot``; returns whether it changed."""
+    path = template_path(locales)
+    data = po_writer.to_bytes(extract(root))
+    if path.exists():
+        old = path.read_bytes()
+        # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
+        if same_messages(old, data) and b'"POT-Creation-Date: 1970-' not in old:
+            return path, False
+    files.write_atomically(path, data)
+    return path, True
+
+
+def parse_template(path: Path, options: dict[str, str], root: Path) -> None:
+    """Parse a template as Jinja's extractor will (its ``extensions`` option too), refusing one
+    with a syntax error: its file and line."""
+    import jinja2
+
+    extensions = [name.strip() for name in options.get("extensions", "").split(",") if name.strip()]
+    environment = jinja2.Environment(extensions=["jinja2.ext.i18n", *extensions])
+    try:
+        environment.parse(files.read_text(path, files.MAX_TEMPLATE_BYTES, root))
+    except jinja2.TemplateSyntaxError as error:
+        where = Location(display_path(path), error.lineno)
+        raise RulesdocError(f"template syntax error: {error.message}", where) from None
+
+
+def check_sources(root: Path) -> None:
+    """Refuse, as ``catalog extract`` does, sources that do not parse (a template's syntax error):
+    ``catalog update`` runs it first, so that a POT extracted by another tool, which skipped the
+    broken template, cannot make its messages obsolete in every catalog."""
+    if os.path.lexists(root / "babel.cfg"):
+        extract(root)
