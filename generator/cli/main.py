@@ -204,7 +204,7 @@ def _score(args: argparse.Namespace, project: Project) -> int:
 
 def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
     # The catalog workflow's imports (Babel's extraction, the pseudo-locale) cost `render` nothing.
-    from generator.i18n import catalogs, pseudo
+    from generator.i18n import catalogs, mo, pseudo
 
     locales = project.locales
     if args.step == "extract":
@@ -217,7 +217,7 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
         for update in updates:
             say(f"{display_path(update.path)}: {update.summary()}")
     elif args.step == "compile":
-        for path in catalogs.compile_catalogs(locales, root):
+        for path in mo.compile_catalogs(locales, root):
             say(f"{display_path(path)}: compiled")
     elif args.step == "init":
         path = catalogs.init(locales, args.lang, args.locale, root)

@@ -23,7 +23,6 @@ from pathlib import Path
 
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 from generator import __version__
 from generator.errors import Location, RulesdocError, display_path
@@ -299,20 +298,7 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
     return f"Plural-Forms set to CLDR's ({target.count} forms)"
 
 
-# ---------------------------------------------------------------- compile and init
-
-
-def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
-    """Write ``messages.mo`` beside each catalog, for tools that want them (the build does not)."""
-    written = []
-    for code in catalog_codes(locales):
-        loaded = po.load(catalog_path(locales, code), root)
-        buffer = io.BytesIO()
-        write_mo(buffer, loaded.catalog, use_fuzzy=False)
-        mo = loaded.path.with_suffix(".mo")
-        files.write_atomically(mo, buffer.getvalue())
-        written.append(mo)
-    return written
+# ---------------------------------------------------------------- init (compile: generator.i18n.mo)
 
 
 def init(locales: Path, code: str, locale_code: str | None = None, root: Path | None = None) -> Path:
