@@ -6,6 +6,7 @@ the cases the corpus cannot set up (symlink loops) and the unit-level ones.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import resource
@@ -185,3 +186,41 @@ def test_a_site_build_past_ulimit_f_is_one_error_and_keeps_the_old_site(tmp_path
     assert "cannot write: File too large" in output
     assert (project / "site" / "index.html").read_text("utf-8") == "the old site"
     assert not list(project.glob(".site.rulesdoc-*"))
+
+
+def test_a_utf8_bom_is_accepted_where_yaml_allows_it(tmp_path: Path) -> None:
+    """rules.yaml (and check.yaml, glossaries, mkdocs.yml): YAML, PyYAML and MkDocs accept a
+    UTF-8 byte order mark; the rules read with one are the rules read without."""
+    from support import ROOT
+
+    from generator.spec.rules import load_rules
+
+    plain = ROOT / "rules.yaml"
+    marked = tmp_path / "rules.yaml"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    with_mark, without = load_rules(marked, tmp_path), load_rules(plain)
+    assert with_mark == dataclasses.replace(without, source=with_mark.source)
+
+
+@pytest.mark.parametrize(
+    ("data", "yaml_ok", "says"),
+    [
+        (
+            b"\xef\xbb\xbfmsgid",
+            False,
+            "x.po:1: starts with a UTF-8 byte order mark; save it as UTF-8 without one",
+        ),
+        ("msgid".encode("utf-16"), True, "x.po:1: starts with a UTF-16 byte order mark; save it as UTF-8"),
+        ("msgid".encode("utf-16-be"), True, None),  # no mark: bytes, not a byte order mark
+        ("msgid".encode("utf-32"), True, "x.po:1: starts with a UTF-32 byte order mark; save it as UTF-8"),
+    ],
+)
+def test_a_byte_order_mark_is_named(data: bytes, yaml_ok: bool, says: str | None) -> None:
+    if says is None:
+        assert files.decode_utf8(data, "x.po", utf8_bom=yaml_ok) == data.decode("utf-8")
+        return
+    with pytest.raises(RulesdocError) as raised:
+        files.decode_utf8(data, "x.po", utf8_bom=yaml_ok)
+    assert str(raised.value) == says
+    if data.startswith(b"\xef\xbb\xbf"):
+        assert files.decode_utf8(data, "x.po", utf8_bom=True) == "msgid"

@@ -87,7 +87,7 @@ def project_info(root: Path) -> ProjectInfo:
             break
     if not bugs:
         try:
-            mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
+            mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root, utf8_bom=True)
         except (RulesdocError, OSError):
             mkdocs = ""
         found = re.search(r"^repo_url:\s*['\"]?(https?://[^\s'\"]+?)/?['\"]?\s*$", mkdocs, re.MULTILINE)
@@ -125,6 +125,10 @@ def extract(root: Path) -> Catalog:
     def note_method(filename: str, method: str, options: dict[str, str]) -> None:
         # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
         files.check_regular(root / filename, root)
+        # Babel decodes it next: a byte order mark or a non-UTF-8 byte is one line, not a traceback.
+        data = files.read_bytes(root / filename, files.MAX_RULES_BYTES, root)
+        template = method == "jinja2"
+        files.decode_utf8(data, display_path(root / filename), "template " * template, utf8_bom=not template)
         if method in PLAIN_TEXT_METHODS:
             plain_files.add(filename.replace(os.sep, "/"))
 

@@ -76,7 +76,7 @@ def read_policy(locales: Path, published: Collection[str] = (), root: Path | Non
 def _load(path: Path, root: Path | None) -> dict[object, object]:
     """check.yaml as plain data, read with the one bounded YAML loader (no tags, bounded depth)."""
     shown = display_path(path)
-    text = files.read_text(path, files.MAX_CONFIG_BYTES, root)
+    text = files.read_text(path, files.MAX_CONFIG_BYTES, root, utf8_bom=True)
     data = yamlload.load(text, yamlload.Source(shown)) or {}
     if not isinstance(data, dict):
         raise RulesdocError(

@@ -15,6 +15,7 @@ POSIX only (Linux, macOS): the folder lock is ``flock`` (``fcntl``), which Windo
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import fcntl
@@ -104,8 +105,36 @@ def read_bytes(path: Path, limit: int, root: Path | None = None, what: str = "fi
     return data
 
 
-def decode_utf8(data: bytes, path: str, what: str = "") -> str:
-    """UTF-8 text, or the one-line error naming the line of the first bad byte."""
+# Longest first: UTF-32's little-endian mark begins with UTF-16's.
+_WIDE_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def strip_bom(data: bytes, path: str, what: str = "", utf8_bom: bool = False) -> bytes:
+    """Refuse a byte order mark by name: UTF-16 and UTF-32 always, UTF-8's unless ``utf8_bom``
+    (YAML allows it, and MkDocs and PyYAML accept it: it is dropped); gettext and Jinja do not
+    (``msgfmt`` calls it a syntax error; Jinja would copy it into every page)."""
+    for mark, name in _WIDE_MARKS:
+        if data.startswith(mark):
+            raise RulesdocError(
+                f"{what}starts with a {name} byte order mark; save it as UTF-8", Location(path, 1)
+            )
+    if data.startswith(codecs.BOM_UTF8):
+        if not utf8_bom:
+            raise RulesdocError(
+                f"{what}starts with a UTF-8 byte order mark; save it as UTF-8 without one", Location(path, 1)
+            )
+        return data[len(codecs.BOM_UTF8) :]
+    return data
+
+
+def decode_utf8(data: bytes, path: str, what: str = "", utf8_bom: bool = False) -> str:
+    """UTF-8 text, or the one-line error naming the line of the first bad byte (or the BOM)."""
+    data = strip_bom(data, path, what, utf8_bom)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -115,8 +144,10 @@ def decode_utf8(data: bytes, path: str, what: str = "") -> str:
         ) from None
 
 
-def read_text(path: Path, limit: int, root: Path | None = None, what: str = "file") -> str:
-    return decode_utf8(read_bytes(path, limit, root, what), display_path(path))
+def read_text(
+    path: Path, limit: int, root: Path | None = None, what: str = "file", utf8_bom: bool = False
+) -> str:
+    return decode_utf8(read_bytes(path, limit, root, what), display_path(path), utf8_bom=utf8_bom)
 
 
 # ---------------------------------------------------------------- atomic file writes

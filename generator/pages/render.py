@@ -66,13 +66,17 @@ class LanguageResult:
 
 
 class _Loader(jinja2.FileSystemLoader):
-    """Templates are project input: bounded in size, regular files, UTF-8."""
+    """Templates are project input: bounded in size, regular files, UTF-8 without a byte order mark
+    (Jinja would copy UTF-8's into every page; a UTF-16 one is named, other bytes by line)."""
 
-    def get_source(
-        self, environment: jinja2.Environment, template: str
-    ) -> tuple[str, str, Callable[[], bool]]:
-        source, filename, uptodate = super().get_source(environment, template)
+    def get_source(self, env: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            source, filename, uptodate = super().get_source(env, template)
+        except UnicodeDecodeError as error:
+            files.strip_bom(error.object[:4], display_path(Path(self.searchpath[0]) / template), "template ")
+            raise
         path = Path(filename)
+        files.strip_bom(source[:1].encode(), display_path(path), "template ")
         if len(source) > files.MAX_TEMPLATE_BYTES or not path.is_file():
             files.read_bytes(path, files.MAX_TEMPLATE_BYTES, what="template")  # raises the one-line error
         return source, filename, uptodate
