@@ -21,7 +21,7 @@ from support import copy_project
 
 from generator.errors import RulesdocError
 from generator.i18n.translate import catalog_codes
-from generator.io import files
+from generator.io import files, folders
 
 
 def test_a_symlink_loop_is_one_error(tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_the_staging_folder_has_the_umasks_mode(tmp_path: Path) -> None:
     """mkdtemp's 0700 became the published site's mode: a web server of another user got 403."""
     old = os.umask(0o022)
     try:
-        staged = files.staging_folder(tmp_path / "site")
+        staged = folders.staging_folder(tmp_path / "site")
     finally:
         os.umask(old)
     assert stat.S_IMODE(staged.stat().st_mode) == 0o755
@@ -101,14 +101,14 @@ def test_a_mount_point_has_its_contents_replaced(tmp_path: Path, monkeypatch: py
     target.mkdir()
     (target / "old.html").write_text("old", "utf-8")
     (target / "assets").mkdir()
-    staged = files.staging_folder(target)
+    staged = folders.staging_folder(target)
     (staged / "index.html").write_text("new", "utf-8")
 
     def busy(new: Path, old: Path) -> bool:
         raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), str(old))
 
-    monkeypatch.setattr(files, "exchange", busy)
-    files.replace_folder(staged, target)
+    monkeypatch.setattr(folders, "exchange", busy)
+    folders.replace_folder(staged, target)
     assert sorted(p.name for p in target.iterdir()) == ["index.html"]
     assert not staged.exists()
 

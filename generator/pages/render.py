@@ -40,7 +40,7 @@ from generator.i18n.translate import (
     judge_catalog,
 )
 from generator.i18n.verdicts import Verdict
-from generator.io import files
+from generator.io import files, folders
 from generator.io.project import Project as Project  # where the inputs live; the CLI imports it alone
 from generator.pages.rebuild_memory import Memory, folder_stamp
 from generator.pages.view import page_context
@@ -372,7 +372,7 @@ def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
             "the output folder holds files rulesdoc did not write; choose another --out", where
         )
     try:
-        with files.replacing(
+        with folders.replacing(
             out, f"rulesdoc: waiting for another run writing {display_path(out)}"
         ) as staging:
             for page in pages:

@@ -42,7 +42,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from generator.errors import RulesdocError, display_path
-from generator.io import files
+from generator.io import folders
 from generator.pages.rebuild_memory import Memory
 from generator.pages.render import Project
 from generator.site import build as sitebuild
@@ -75,7 +75,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         self.rendering: Rendering | None = None
         self.last_good: Rendering | None = None  # what the preview shows while an input is broken
         self.site: LanguageSite | None = None
-        self.swap: files.FolderSwap | None = None  # the real site folder, while we build beside it
+        self.swap: folders.FolderSwap | None = None  # the real site folder, while we build beside it
         self.memory: Memory | None = None  # under `mkdocs serve`: what the last rebuild read and built
         self.warnings = StrictWarnings()  # what MkDocs counts to refuse a strict build, counted alike
 
@@ -154,7 +154,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def _stage_site(self, config: MkDocsConfig) -> None:
         """Write the new site beside the old one; :meth:`on_post_build` swaps it in whole."""
         final = Path(config.site_dir).resolve()
-        self.swap = files.FolderSwap(final)
+        self.swap = folders.FolderSwap(final)
         config.site_dir = str(
             self.swap.start(f"rulesdoc: another build is writing {display_path(final)}; waiting for it")
         )
