@@ -6,6 +6,7 @@ the cases the corpus cannot set up (symlink loops) and the unit-level ones.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import os
@@ -224,3 +225,60 @@ def test_a_byte_order_mark_is_named(data: bytes, yaml_ok: bool, says: str | None
     assert str(raised.value) == says
     if data.startswith(b"\xef\xbb\xbf"):
         assert files.decode_utf8(data, "x.po", utf8_bom=True) == "msgid"
+
+
+def _update(project: Path) -> subprocess.CompletedProcess[str]:
+    pot = project / "locales" / "messages.pot"
+    pot.write_bytes(pot.read_bytes().replace(b'msgid "Rami help"', b'msgid "Rami help!"', 1))
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "update"],
+        cwd=project, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_a_symlinked_catalog_is_updated_through_the_link(tmp_path: Path) -> None:
+    """Issue 32, item 5: `catalog update` replaced the link by a regular file; the shared target went stale."""
+    plain = copy_project(tmp_path / "plain")
+    linked = copy_project(tmp_path / "linked")
+    catalog = linked / "locales/da/LC_MESSAGES/messages.po"
+    shared = linked / "translations/da.po"
+    shared.parent.mkdir()
+    catalog.rename(shared)
+    catalog.symlink_to("../../../translations/da.po")
+    for project in (plain, linked):
+        done = _update(project)
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert catalog.is_symlink() and os.readlink(catalog) == "../../../translations/da.po"
+    expected = (plain / "locales/da/LC_MESSAGES/messages.po").read_bytes()
+    assert b'msgid "Rami help!"' in expected and shared.read_bytes() == expected
+    leftovers = [
+        p.name
+        for folder in (catalog.parent, shared.parent)
+        for p in folder.iterdir()
+        if p.name.startswith(".")
+    ]
+    assert leftovers == []
+
+
+@pytest.mark.parametrize("root", ["project", None])
+def test_a_symlink_out_of_the_project_is_never_written_through(tmp_path: Path, root: str | None) -> None:
+    outside = tmp_path / "outside.po"
+    outside.write_text("theirs", "utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    link = project / "messages.po"
+    link.symlink_to(outside)
+    inside = project / "inside.po"
+    inside.write_text("ours", "utf-8")
+    says = " to a file outside the project" if root else r" \(and no project to keep it inside\)"
+    with pytest.raises(
+        RulesdocError, match=f"^project/messages.po: is a symlink{says}; refused, not written through$"
+    ):
+        with contextlib.chdir(tmp_path):
+            files.write_atomically(link, b"new", root=tmp_path / root if root else None)
+    assert link.is_symlink() and outside.read_text("utf-8") == "theirs"
+    other = project / "other.po"
+    other.symlink_to("inside.po")
+    if root:  # inside the project: written through, the link kept
+        files.write_atomically(other, b"new", root=project)
+        assert other.is_symlink() and inside.read_text("utf-8") == "new"

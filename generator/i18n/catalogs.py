@@ -175,7 +175,7 @@ def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
         # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
         if same_messages(old, data) and b'"POT-Creation-Date: 1970-' not in old:
             return path, False
-    files.write_atomically(path, data)
+    files.write_atomically(path, data, root=root)
     return path, True
 
 
@@ -226,7 +226,7 @@ def update(
     for code, catalog in loaded.items():  # refuse before writing anything
         _refuse_shrinking(catalog, template, force)
         language_of(catalog, code)
-    return [_update_one(catalog, template, cldr_plural_forms) for catalog in loaded.values()]
+    return [_update_one(catalog, template, cldr_plural_forms, root) for catalog in loaded.values()]
 
 
 def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) -> None:
@@ -242,7 +242,9 @@ def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) 
         )
 
 
-def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: bool) -> Update:
+def _update_one(
+    loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: bool, root: Path | None
+) -> Update:
     catalog = loaded.catalog
     before = {po.key_of(m): m.fuzzy for m in loaded.messages()}
     obsolete_before = set(catalog.obsolete)
@@ -272,7 +274,7 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
     old = loaded.path.read_bytes()
     changed = not same_messages(old, data)
     if changed:
-        files.write_atomically(loaded.path, data)
+        files.write_atomically(loaded.path, data, root=root)
     return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed)
 
 
@@ -323,7 +325,7 @@ def init(locales: Path, code: str, locale_code: str | None = None, root: Path | 
     catalog.update(template)
     catalog.msgid_bugs_address = template.msgid_bugs_address
     prefill_theme(catalog, set())
-    files.write_atomically(path, po_writer.to_bytes(catalog))
+    files.write_atomically(path, po_writer.to_bytes(catalog), root=root)
     return path
 
 

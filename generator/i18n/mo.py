@@ -29,7 +29,7 @@ def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
         buffer = io.BytesIO()
         write_mo(buffer, catalog.catalog, use_fuzzy=False)
         mo = catalog.path.with_suffix(".mo")
-        files.write_atomically(mo, buffer.getvalue())
+        files.write_atomically(mo, buffer.getvalue(), root=root)
         written.append(mo)
     return written
 

@@ -147,14 +147,30 @@ def read_text(
 # ---------------------------------------------------------------- atomic file writes
 
 
-def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
+def write_atomically(path: Path, data: bytes, mode: int | None = None, root: Path | None = None) -> None:
     """Replace ``path`` with ``data``: the old file or the new one, whole, whatever happens.
 
     The mode is the old file's, or the umask's default for a new one (not mkstemp's 0600).
     A failure (a read-only folder, ``ulimit -f``, a full disk) is one line naming the file.
+    A symlink (two languages sharing one catalog) is written through: the file it points to is
+    replaced, from a temporary file beside it, and the link stays; only to a file inside
+    ``root``, and without a ``root`` never (it is refused rather than replaced by a file).
     """
     with cannot_write(path):
-        _write_atomically(path, data, mode)
+        _write_atomically(_through_link(path, root), data, mode)
+
+
+def _through_link(path: Path, root: Path | None) -> Path:
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if root is None or not target.is_relative_to(os.path.realpath(root)):
+        where = (
+            " to a file outside the project" if root is not None else " (and no project to keep it inside)"
+        )
+        shown = str(Path(display_path(path.parent)) / path.name)  # the link, not where it points
+        raise RulesdocError(f"is a symlink{where}; refused, not written through", Location(shown))
+    return target
 
 
 @contextlib.contextmanager
