@@ -69,7 +69,8 @@ def exchange(new: Path, old: Path) -> bool:
 def replace_folder(staged: Path, target: Path) -> None:
     """Put the finished folder ``staged`` where ``target`` is, then delete the old one.
 
-    A reader (or a kill) sees the old folder or the new one, whole: never a mix.
+    A reader (or a kill) sees the old folder or the new one, whole: never a mix. A mount point
+    cannot be renamed: its entries are swapped one by one (:func:`_swap_entries`).
     """
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise RulesdocError("is not a folder; refusing to replace it", Location(display_path(target)))
@@ -78,6 +79,9 @@ def replace_folder(staged: Path, target: Path) -> None:
 
 
 def _replace_folder(staged: Path, target: Path) -> None:
+    if staged.parent == target:  # staged inside a mount point (staging_folder)
+        _swap_entries(staged, target)
+        return
     if not target.exists():
         os.rename(staged, target)
         return
@@ -86,30 +90,50 @@ def _replace_folder(staged: Path, target: Path) -> None:
             shutil.rmtree(staged, ignore_errors=True)  # staged now holds the old folder
             return
     except OSError as error:
-        if error.errno != errno.EBUSY:
+        if error.errno not in (errno.EBUSY, errno.EXDEV):
             raise
-        # A mount point (a Docker volume) cannot be renamed: its contents are replaced instead.
-        # Not one step, so a reader may see a mix for a moment; the build itself was whole.
-        _replace_contents(staged, target)
+        _swap_entries(staged, target)  # a mount point that os.path.ismount does not see (a bind mount)
         return
     # No atomic exchange: two renames, the previous folder moved out of the way until the new one is in.
     previous = target.with_name(f".{target.name}.old-{os.getpid()}")
-    os.rename(target, previous)
+    try:
+        os.rename(target, previous)
+    except OSError as error:
+        if error.errno not in (errno.EBUSY, errno.EXDEV):
+            raise
+        _swap_entries(staged, target)
+        return
     os.rename(staged, target)
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def _replace_contents(staged: Path, target: Path) -> None:
+def _swap_entries(staged: Path, target: Path) -> None:
+    """Each new entry takes the place of the old one of its name in one step (an exchange); the
+    old entries the new folder lacks go last: nothing old is deleted before every new entry is in,
+    and a kill leaves each entry whole, old or new (the next run removes what is left over).
+    Not one step for the folder: a reader may see a mix of whole entries for a moment."""
+    trash = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target))
+    names = sorted(p.name for p in staged.iterdir())
+    for name in names:
+        new, old = staged / name, target / name
+        if os.path.lexists(old):
+            if exchange(new, old):
+                continue  # the old entry is now at ``new``, removed with ``staged``
+            os.rename(old, trash / name)  # no renameat2: the old one aside, then the new one in
+        os.rename(new, old)
     for old in list(target.iterdir()):
-        shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
-    for new in list(staged.iterdir()):
-        os.rename(new, target / new.name)
-    os.chmod(target, stat.S_IMODE(staged.stat().st_mode))
-    staged.rmdir()
+        if old.name not in {staged.name, trash.name, *names}:
+            os.rename(old, trash / old.name)
+    with contextlib.suppress(PermissionError):  # a mount point may belong to someone else
+        os.chmod(target, stat.S_IMODE(staged.stat().st_mode))
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.rmtree(trash, ignore_errors=True)
 
 
 def staging_folder(target: Path) -> Path:
-    """A fresh folder beside ``target`` (same file system, so the final rename is atomic).
+    """A fresh folder on ``target``'s file system, so that no rename crosses file systems (EXDEV):
+    beside ``target`` (the final swap is one step), or inside it when ``target`` is a mount point
+    (a tmpfs, a container volume), whose entries are then swapped one by one.
 
     Its mode is the umask's (mkdtemp's 0700 would make the published site unreadable to a web
     server running as another user).
@@ -119,17 +143,24 @@ def staging_folder(target: Path) -> Path:
     with cannot_write(target):
         target.parent.mkdir(parents=True, exist_ok=True)
         remove_leftovers(target)
-        staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=target.parent))
+        where = target if os.path.ismount(target) else target.parent
+        staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.rulesdoc-", dir=where))
         os.chmod(staged, 0o777 & ~umask())
         return staged
 
 
 def remove_leftovers(target: Path) -> None:
     """Staging folders of runs that were killed: nobody else can be using them (see :class:`FolderLock`)."""
-    for stale in target.parent.glob(f".{target.name}.rulesdoc-*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    for stale in target.parent.glob(f".{target.name}.old-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+    for folder in (target.parent, target):  # inside it: a mount point's (staging_folder)
+        for stale in leftovers(folder, target.name):
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+def leftovers(folder: Path, name: str) -> list[Path]:
+    """What a killed run writing the folder ``name`` left in ``folder``."""
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return [*folder.glob(f".{name}.rulesdoc-*"), *folder.glob(f".{name}.old-*")]
 
 
 class FolderLock:

@@ -395,4 +395,6 @@ def _foreign_file(out: Path) -> Path | None:
         return None
     if not out.is_dir():
         return out
-    return next((p for p in sorted(out.rglob("*")) if p.is_file() and p.suffix != ".md"), None)
+    killed = folders.leftovers(out, out.name)  # a killed run's, inside a mount point: the run's own
+    mine = (p for p in sorted(out.rglob("*")) if not any(p.is_relative_to(k) for k in killed))
+    return next((p for p in mine if p.is_file() and p.suffix != ".md"), None)
