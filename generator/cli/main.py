@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.cli import report_command
 from generator.errors import MAX_LINE, Location, RulesdocError, display_path, printable, short
 from generator.io.project import Project
 from generator.spec.rules import load_rules
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: what a shell shows for a tool its reader left
 CHECK_FORMATS = ("text", "json", "github")  # generator.lint.report.FORMATS, imported only by `check`
-REPORT_FORMATS = ("markdown", "json")  # generator.report.formats.FORMATS, imported only by `report`
 # The top-level help: plain text (the module docstring above is reST, for the code's readers).
 DESCRIPTION = (
     "rulesdoc: the rules of Rami from one spec (rules.yaml) and a real scoring engine, "
@@ -129,21 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
     _out_option(export, "build/export")
 
-    report = commands.add_parser(
-        "report",
-        help="what a rule change does, against a git revision: values, examples, targets, translations",
-        description="Values before and after, every worked example's scores, the target and cap per "
-        "player count, and per language the messages that become fuzzy or new once the catalogs are "
-        "updated. Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY, JSON for tools. "
-        "Nothing is written.",
-    )
-    report.add_argument(
-        "--base", required=True, metavar="REV", help="git revision to compare with, e.g. origin/main"
-    )
-    report.add_argument(
-        "--format", choices=REPORT_FORMATS, default="markdown", help="markdown (default) or json"
-    )
-    report.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    report_command.add_parser(commands)
 
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)
@@ -273,15 +259,6 @@ def _export(args: argparse.Namespace, project: Project) -> int:
     return EXIT_OK
 
 
-def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
-    from generator.report import changes as report  # git, Babel's extraction: only for `report`
-    from generator.report.formats import FORMATS
-
-    result = report.compare(root, project.rules, project.locales, args.base)
-    write(FORMATS[args.format](result))
-    return EXIT_OK
-
-
 def _require_project(args: argparse.Namespace, project: Project) -> None:
     """Outside a project, say so, rather than "rules.yaml: file not found"."""
     # lexists: a dangling or looping rules.yaml is the project's, with an error of its own.
@@ -313,7 +290,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "export":
         return _export(args, project)
     if args.command == "report":
-        return _report(args, root, project)
+        write(report_command.run(args, root, project))
+        return EXIT_OK
     if args.command in ("site-source", "build"):
         from generator.cli import site_commands
 
