@@ -331,3 +331,31 @@ def test_bounded_closes_an_open_details_and_counts_what_it_cut() -> None:
         == f"**{total - len(kept)} more line(s) not shown**: a GitHub comment holds 65,536 characters; the whole report is `r.md`."
     )
     assert bounded(text, 100_000, "`r.md`") == text
+
+
+@pytest.mark.parametrize(
+    ("encode", "says"),
+    [
+        (
+            lambda text: text.encode("utf-16"),
+            "rulesdoc: error: HEAD:rules.yaml:1: starts with a UTF-16 byte order mark; save it as UTF-8\n",
+        ),
+        (
+            lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"),
+            None,
+        ),  # YAML allows it, as the working copy's reader does
+    ],
+)
+def test_a_base_revisions_byte_order_mark_is_read_as_the_working_copys(
+    repo: Path, encode: Any, says: str | None
+) -> None:
+    rules = repo / "rules.yaml"
+    good = rules.read_bytes()
+    rules.write_bytes(encode(good.decode("utf-8")))
+    git(repo, "commit", "-q", "-am", "rules saved by another editor")
+    rules.write_bytes(good)
+    done = report(repo, "--base", "HEAD")
+    if says is None:
+        assert done.returncode == 0 and "No value changed." in done.stdout, done.stderr
+    else:
+        assert (done.returncode, done.stderr) == (2, says)
