@@ -98,6 +98,14 @@ def test_msgfmt_and_check_agree(case: Path) -> None:
         ),
         ("reject-forms-out-of-order", ":15: invalid catalog: msgstr[1] where msgstr[0] comes next"),
         ("reject-index-without-plural", ":14: invalid catalog: msgstr[0] without a msgid_plural before it"),
+        (
+            "reject-second-msgctxt",
+            ":14: invalid catalog: a second msgctxt for one entry (msgfmt: syntax error)",
+        ),
+        ("reject-obsolete-second-msgctxt", ":14: invalid catalog: a second msgctxt for one entry"),
+        ("reject-second-msgid-plural", ":15: invalid catalog: a second msgid_plural for one entry"),
+        ("reject-msgid-plural-after-msgstr", ":15: invalid catalog: msgid_plural not right after a msgid"),
+        ("reject-second-msgid", ":13: invalid catalog: missing msgstr for msgid 'a'"),
         ("reject-obsolete-duplicate", ":16: invalid catalog: msgid 'a' is defined twice (first on line 13)"),
         (
             "reject-empty-msgid-plural",

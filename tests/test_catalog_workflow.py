@@ -329,3 +329,47 @@ def test_cldr_update_on_a_catalog_whose_header_says_more_forms(project: Path) ->
     update(project, "--lang", "nl", "--plural-forms", "cldr")
     assert plural_forms() == before
     assert diff(project) == ""
+
+
+@pytest.mark.parametrize(
+    ("rule", "at"),
+    [("n%0", 0), ("n/0", 0), ("(n%(2-2))", 0), ("n % (n - 5) ? 1 : 0", 5), ("n > 1 ? n/(n-1000) : 0", 1000)],
+)
+def test_a_plural_rule_that_divides_by_zero_is_unusable(rule: str, at: int) -> None:
+    # msgfmt -c: "plural expression can produce division by zero"; Python's gettext raises there.
+    with pytest.raises(plurals.PluralFormsError, match=rf"divides by zero for n = {at} \(msgfmt -c refuses"):
+        plurals.parse(f"nplurals=2; plural={rule};")
+
+
+def test_compile_refuses_a_rule_that_divides_by_zero_and_writes_no_mo(project: Path) -> None:
+    catalog = project / "locales/da/LC_MESSAGES/messages.po"
+    catalog.write_text(catalog.read_text().replace("plural=(n != 1);", "plural=n%0;"))
+    line = catalog.read_text().split("\n").index('"Plural-Forms: nplurals=2; plural=n%0;\\n"') + 1
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "compile"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"rulesdoc: error: locales/da/LC_MESSAGES/messages.po:{line}: [plural-forms] the plural "
+        "expression divides by zero for n = 0 (msgfmt -c refuses it; gettext would crash); no .mo written\n"
+    )
+    assert not list((project / "locales").rglob("*.mo")), "a .mo was written (one catalog's is a half result)"
+
+
+def test_compile_writes_mo_files_gettext_reads(project: Path) -> None:
+    import gettext
+
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "compile"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert done.returncode == 0, done.stderr
+    with (project / "locales/da/LC_MESSAGES/messages.mo").open("rb") as mo:
+        danish = gettext.GNUTranslations(mo)
+    assert danish.gettext("Counting points") == "Tælle point"
+    assert danish.ngettext("%(points)s point", "%(points)s points", 0) == "%(points)s point"

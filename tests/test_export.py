@@ -31,7 +31,7 @@ from generator.engine.model import Rules
 from generator.errors import RulesdocError
 from generator.export import bundle as export
 from generator.export import conformance, vector_plans
-from generator.io import files
+from generator.io import folders
 from generator.spec.rules import load_rules, parse_rules
 
 
@@ -291,7 +291,7 @@ def test_write_bundle_replaces_the_folder_as_a_whole(tmp_path: Path, bundle: dic
 
 def test_an_export_waits_for_another_writing_the_same_folder(tmp_path: Path, bundle: dict[str, str]) -> None:
     out = tmp_path / "export"
-    other = files.FolderLock(out)
+    other = folders.FolderLock(out)
     other.acquire()  # another run, writing `out`
     writer = threading.Thread(target=export.write_bundle, args=(bundle, out))
     writer.start()

@@ -6,6 +6,8 @@ the cases the corpus cannot set up (symlink loops) and the unit-level ones.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import errno
 import os
 import resource
@@ -20,7 +22,7 @@ from support import copy_project
 
 from generator.errors import RulesdocError
 from generator.i18n.translate import catalog_codes
-from generator.io import files
+from generator.io import files, folders
 
 
 def test_a_symlink_loop_is_one_error(tmp_path: Path) -> None:
@@ -88,7 +90,7 @@ def test_the_staging_folder_has_the_umasks_mode(tmp_path: Path) -> None:
     """mkdtemp's 0700 became the published site's mode: a web server of another user got 403."""
     old = os.umask(0o022)
     try:
-        staged = files.staging_folder(tmp_path / "site")
+        staged = folders.staging_folder(tmp_path / "site")
     finally:
         os.umask(old)
     assert stat.S_IMODE(staged.stat().st_mode) == 0o755
@@ -100,14 +102,14 @@ def test_a_mount_point_has_its_contents_replaced(tmp_path: Path, monkeypatch: py
     target.mkdir()
     (target / "old.html").write_text("old", "utf-8")
     (target / "assets").mkdir()
-    staged = files.staging_folder(target)
+    staged = folders.staging_folder(target)
     (staged / "index.html").write_text("new", "utf-8")
 
     def busy(new: Path, old: Path) -> bool:
         raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), str(old))
 
-    monkeypatch.setattr(files, "exchange", busy)
-    files.replace_folder(staged, target)
+    monkeypatch.setattr(folders, "exchange", busy)
+    folders.replace_folder(staged, target)
     assert sorted(p.name for p in target.iterdir()) == ["index.html"]
     assert not staged.exists()
 
@@ -185,3 +187,98 @@ def test_a_site_build_past_ulimit_f_is_one_error_and_keeps_the_old_site(tmp_path
     assert "cannot write: File too large" in output
     assert (project / "site" / "index.html").read_text("utf-8") == "the old site"
     assert not list(project.glob(".site.rulesdoc-*"))
+
+
+def test_a_utf8_bom_is_accepted_where_yaml_allows_it(tmp_path: Path) -> None:
+    """rules.yaml (and check.yaml, glossaries, mkdocs.yml): YAML, PyYAML and MkDocs accept a
+    UTF-8 byte order mark; the rules read with one are the rules read without."""
+    from support import ROOT
+
+    from generator.spec.rules import load_rules
+
+    plain = ROOT / "rules.yaml"
+    marked = tmp_path / "rules.yaml"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    with_mark, without = load_rules(marked, tmp_path), load_rules(plain)
+    assert with_mark == dataclasses.replace(without, source=with_mark.source)
+
+
+@pytest.mark.parametrize(
+    ("data", "yaml_ok", "says"),
+    [
+        (
+            b"\xef\xbb\xbfmsgid",
+            False,
+            "x.po:1: starts with a UTF-8 byte order mark; save it as UTF-8 without one",
+        ),
+        ("msgid".encode("utf-16"), True, "x.po:1: starts with a UTF-16 byte order mark; save it as UTF-8"),
+        ("msgid".encode("utf-16-be"), True, None),  # no mark: bytes, not a byte order mark
+        ("msgid".encode("utf-32"), True, "x.po:1: starts with a UTF-32 byte order mark; save it as UTF-8"),
+    ],
+)
+def test_a_byte_order_mark_is_named(data: bytes, yaml_ok: bool, says: str | None) -> None:
+    if says is None:
+        assert files.decode_utf8(data, "x.po", utf8_bom=yaml_ok) == data.decode("utf-8")
+        return
+    with pytest.raises(RulesdocError) as raised:
+        files.decode_utf8(data, "x.po", utf8_bom=yaml_ok)
+    assert str(raised.value) == says
+    if data.startswith(b"\xef\xbb\xbf"):
+        assert files.decode_utf8(data, "x.po", utf8_bom=True) == "msgid"
+
+
+def _update(project: Path) -> subprocess.CompletedProcess[str]:
+    pot = project / "locales" / "messages.pot"
+    pot.write_bytes(pot.read_bytes().replace(b'msgid "Rami help"', b'msgid "Rami help!"', 1))
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "update"],
+        cwd=project, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_a_symlinked_catalog_is_updated_through_the_link(tmp_path: Path) -> None:
+    """Issue 32, item 5: `catalog update` replaced the link by a regular file; the shared target went stale."""
+    plain = copy_project(tmp_path / "plain")
+    linked = copy_project(tmp_path / "linked")
+    catalog = linked / "locales/da/LC_MESSAGES/messages.po"
+    shared = linked / "translations/da.po"
+    shared.parent.mkdir()
+    catalog.rename(shared)
+    catalog.symlink_to("../../../translations/da.po")
+    for project in (plain, linked):
+        done = _update(project)
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert catalog.is_symlink() and os.readlink(catalog) == "../../../translations/da.po"
+    expected = (plain / "locales/da/LC_MESSAGES/messages.po").read_bytes()
+    assert b'msgid "Rami help!"' in expected and shared.read_bytes() == expected
+    leftovers = [
+        p.name
+        for folder in (catalog.parent, shared.parent)
+        for p in folder.iterdir()
+        if p.name.startswith(".")
+    ]
+    assert leftovers == []
+
+
+@pytest.mark.parametrize("root", ["project", None])
+def test_a_symlink_out_of_the_project_is_never_written_through(tmp_path: Path, root: str | None) -> None:
+    outside = tmp_path / "outside.po"
+    outside.write_text("theirs", "utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    link = project / "messages.po"
+    link.symlink_to(outside)
+    inside = project / "inside.po"
+    inside.write_text("ours", "utf-8")
+    says = " to a file outside the project" if root else r" \(and no project to keep it inside\)"
+    with pytest.raises(
+        RulesdocError, match=f"^project/messages.po: is a symlink{says}; refused, not written through$"
+    ):
+        with contextlib.chdir(tmp_path):
+            files.write_atomically(link, b"new", root=tmp_path / root if root else None)
+    assert link.is_symlink() and outside.read_text("utf-8") == "theirs"
+    other = project / "other.po"
+    other.symlink_to("inside.po")
+    if root:  # inside the project: written through, the link kept
+        files.write_atomically(other, b"new", root=project)
+        assert other.is_symlink() and inside.read_text("utf-8") == "new"

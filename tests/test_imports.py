@@ -24,7 +24,7 @@ MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _owner(name: str) -> str:
-    """The module a dotted name is in: ``generator.io.files.replacing`` → ``generator.io.files``."""
+    """The module a dotted name is in: ``generator.io.folders.replacing`` → ``generator.io.files``."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name

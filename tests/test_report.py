@@ -243,3 +243,119 @@ def test_a_catalog_symlinked_inside_the_project(repo: Path) -> None:
     done = report(repo, "--base", "HEAD", "--format", "json")
     assert done.returncode == 0, done.stderr
     assert [language["code"] for language in json.loads(done.stdout)["languages"]][:1] == ["da"]
+
+
+# Issue 32, item 3: what GitHub acts on in a comment beyond Markdown and HTML. Each must reach
+# the comment broken (a zero-width joiner, or the dollar sign in a span), readable the same.
+GITHUB_LIVE = {
+    "@octocat": "a mention (a notification per language)",
+    "@acme/admins": "a team mention",
+    "https://evil.example/x": "a bare-URL autolink",
+    "www.evil.example": "a www autolink",
+    "#1": "an issue reference",
+    "GH-2": "an issue reference",
+    ":smile:": "an emoji shortcode",
+    "$$x^2$$": "display math",
+    "$y$": "inline math",
+}
+HOSTILE_TITLE = "Ask @octocat or @acme/admins, see #1 and GH-2, https://evil.example/x www.evil.example :smile: $$x^2$$ $y$"
+
+
+def test_github_syntax_in_untrusted_text_reaches_the_comment_inert(repo: Path) -> None:
+    rules = repo / "rules.yaml"
+    rules.write_text(
+        rules.read_text("utf-8").replace("title: The draw pile ran out", f"title: {HOSTILE_TITLE}"), "utf-8"
+    )
+    done = report(repo, "--base", "HEAD~1")
+    assert done.returncode == 0, done.stderr
+    # The title lands in the examples table and, as a new message, in every language's list.
+    assert done.stdout.count("Ask @\u200docto") == 6
+    for live, what in GITHUB_LIVE.items():
+        assert live not in done.stdout, what
+    assert "$" not in done.stdout.replace("<span>$</span>", "")
+
+
+@pytest.mark.parametrize("live", sorted(GITHUB_LIVE))
+def test_inert_breaks_each_construct_and_reads_the_same(live: str) -> None:
+    from generator.report.formats import inert
+
+    text = inert(f"x {live} y")
+    assert live not in text
+    assert text.replace("\u200d", "").replace("<span>$</span>", "$").replace("\\#", "#") == f"x {live} y"
+
+
+def test_a_report_over_githubs_limit_is_cut_at_a_line_and_the_whole_one_written(repo: Path) -> None:
+    rules = repo / "rules.yaml"
+    examples = "".join(
+        NEW_EXAMPLE.replace("blocked-round", f"blocked-{n}").replace(
+            "The draw pile ran out", f"Pile {n} ran out, " + "long " * 20
+        )
+        for n in range(400)
+    )
+    rules.write_text(rules.read_text("utf-8") + examples, "utf-8")
+    whole = report(repo, "--base", "HEAD~1")
+    assert whole.returncode == 0, whole.stderr
+    assert len(whole.stdout) > 65_536
+    full = repo / "out" / "rule-change-report.md"
+    full.parent.mkdir()
+    done = report(repo, "--base", "HEAD~1", "--full-report", str(full))
+    assert done.returncode == 0, done.stderr
+    assert full.read_text("utf-8") == whole.stdout  # the artifact: the whole report
+    comment = done.stdout
+    assert len(comment.encode("utf-16-le")) // 2 <= 64_000  # the workflow's marker line fits beside it
+    *kept, last = comment.rstrip("\n").split("\n")
+    assert whole.stdout.startswith("\n".join(kept[:-1]))  # whole lines, in order
+    assert (
+        last.startswith("**") and "more line(s) not shown**: a GitHub comment holds 65,536 characters" in last
+    )
+    assert last.endswith("the whole report is `rule-change-report.md`, in this run's artifacts."), last
+    assert comment.count("<details>") == comment.count("</details>")
+
+
+def test_bounded_closes_an_open_details_and_counts_what_it_cut() -> None:
+    from generator.report.formats import bounded
+
+    text = (
+        "## Report\n\n<details><summary>da</summary>\n\n"
+        + "".join(f"- line {n}\n" for n in range(100))
+        + "\n</details>\n"
+    )
+    cut = bounded(text, 700, "`r.md`")
+    assert len(cut) <= 700 and cut.count("<details>") == cut.count("</details>") == 1
+    lines = cut.rstrip("\n").split("\n")
+    kept = lines[: lines.index("</details>") - 1]
+    assert text.startswith("\n".join(kept) + "\n")
+    total = len(text.rstrip("\n").split("\n"))
+    assert (
+        lines[-1]
+        == f"**{total - len(kept)} more line(s) not shown**: a GitHub comment holds 65,536 characters; the whole report is `r.md`."
+    )
+    assert bounded(text, 100_000, "`r.md`") == text
+
+
+@pytest.mark.parametrize(
+    ("encode", "says"),
+    [
+        (
+            lambda text: text.encode("utf-16"),
+            "rulesdoc: error: HEAD:rules.yaml:1: starts with a UTF-16 byte order mark; save it as UTF-8\n",
+        ),
+        (
+            lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"),
+            None,
+        ),  # YAML allows it, as the working copy's reader does
+    ],
+)
+def test_a_base_revisions_byte_order_mark_is_read_as_the_working_copys(
+    repo: Path, encode: Any, says: str | None
+) -> None:
+    rules = repo / "rules.yaml"
+    good = rules.read_bytes()
+    rules.write_bytes(encode(good.decode("utf-8")))
+    git(repo, "commit", "-q", "-am", "rules saved by another editor")
+    rules.write_bytes(good)
+    done = report(repo, "--base", "HEAD")
+    if says is None:
+        assert done.returncode == 0 and "No value changed." in done.stdout, done.stderr
+    else:
+        assert (done.returncode, done.stderr) == (2, says)

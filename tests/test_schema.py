@@ -45,6 +45,8 @@ BEFORE_ANY_DATA = {  # YAML that never becomes data: nothing for a schema to val
     "undefined-alias.yaml": "YAML syntax error",
     "nul-character.yaml": "a control character YAML refuses",
     "latin1.yaml": "not UTF-8 text",
+    "utf16-bom.yaml": "UTF-16, its byte order mark named before any text is read",
+    "utf32-bom.yaml": "UTF-32, its byte order mark named before any text is read",
     "custom-tag.yaml": "a YAML tag: refused before any value is built",
     "python-module.yaml": "a YAML tag: refused before any value is built",
     "python-name.yaml": "a YAML tag: refused before any value is built",

@@ -447,3 +447,37 @@ def test_each_rebuild_reports_errors_of_languages_it_keeps(
         assert str(raised.value).startswith("locales/da/glossary.yaml:"), raised.value
     restore()
     assert [line for line in rebuild() if ": error: [placeholders]" in line]
+
+
+def test_a_catalog_cut_at_an_entry_boundary_keeps_the_last_good_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, item 8: a catalog saved half-written, cut where an entry ends, parsed as a smaller
+    valid one: 48 English fallbacks served instead of the last good pages, with the advice
+    `make update`, which would have made the loss permanent."""
+    from generator.pages.rebuild_memory import Memory
+    from generator.site.languages import prepare
+    from generator.site.options import site_options
+
+    root = copy_project(tmp_path / "project")
+    monkeypatch.chdir(root)
+    memory = Memory()
+
+    def rebuild() -> list[str]:
+        codes = list(site_options(Path("mkdocs.yml")).languages)
+        return prepare(Project.at(Path(".")), codes, strict=False, memory=memory).warnings
+
+    assert not [line for line in rebuild() if ": error: " in line]
+    catalog = root / DANISH_PO
+    whole = catalog.read_bytes()
+    cut = whole.index(b"\n\n", len(whole) * 3 // 4) + 2  # where an entry ends, a quarter from the end
+    catalog.write_bytes(whole[:cut])
+    for _ in range(2):  # the last good version stays the reference until the file is whole again
+        with pytest.raises(RulesdocError) as raised:
+            rebuild()
+        message = str(raised.value)
+        assert message.startswith(f"{DANISH_PO}: "), message
+        assert "translated entries of the last good version are gone" in message
+        assert "not `make update`" in message
+    catalog.write_bytes(whole)
+    assert not [line for line in rebuild() if ": error: " in line]

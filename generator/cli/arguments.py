@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.cli import report_command
 from generator.cli.check_command import add_selection
 
 if TYPE_CHECKING:
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 ROOT_HELP = "project folder (default: .); before or after the command"
 CHECK_FORMATS = ("text", "json", "github")  # generator.lint.report.FORMATS, imported only by `check`
-REPORT_FORMATS = ("markdown", "json")  # generator.report.formats.FORMATS, imported only by `report`
 # The top-level help: plain text (the module docstring above is reST, for the code's readers).
 DESCRIPTION = (
     "rulesdoc: the rules of Rami from one spec (rules.yaml) and a real scoring engine, "
@@ -126,21 +126,7 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
     _out_option(export, "build/export")
 
-    report = commands.add_parser(
-        "report",
-        help="what a rule change does, against a git revision: values, examples, targets, translations",
-        description="Values before and after, every worked example's scores, the target and cap per "
-        "player count, and per language the messages that become fuzzy or new once the catalogs are "
-        "updated. Markdown for a pull-request comment or $GITHUB_STEP_SUMMARY, JSON for tools. "
-        "Nothing is written.",
-    )
-    report.add_argument(
-        "--base", required=True, metavar="REV", help="git revision to compare with, e.g. origin/main"
-    )
-    report.add_argument(
-        "--format", choices=REPORT_FORMATS, default="markdown", help="markdown (default) or json"
-    )
-    report.add_argument("--rules", type=Path, help="rules file (default: ROOT/rules.yaml)")
+    report_command.add_parser(commands)
 
     catalog = commands.add_parser("catalog", help="the gettext workflow")
     steps = catalog.add_subparsers(dest="step", required=True, parser_class=_Parser)

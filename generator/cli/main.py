@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from generator.cli import check_command
+from generator.cli import check_command, report_command
 from generator.cli.arguments import EXIT_BAD_INPUT
 from generator.cli.arguments import parser as _parser  # tests call cli._parser()
 from generator.errors import MAX_LINE, Location, RulesdocError, display_path, printable, short
@@ -33,7 +33,7 @@ def _score(args: argparse.Namespace, project: Project) -> int:
 
 def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
     # The catalog workflow's imports (Babel's extraction, the pseudo-locale) cost `render` nothing.
-    from generator.i18n import catalogs, pseudo
+    from generator.i18n import catalogs, mo, pseudo
 
     locales = project.locales
     if args.step == "extract":
@@ -46,7 +46,7 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
         for update in updates:
             say(f"{display_path(update.path)}: {update.summary()}")
     elif args.step == "compile":
-        for path in catalogs.compile_catalogs(locales, root):
+        for path in mo.compile_catalogs(locales, root):
             say(f"{display_path(path)}: compiled")
     elif args.step == "init":
         path = catalogs.init(locales, args.lang, args.locale, root)
@@ -77,15 +77,6 @@ def _export(args: argparse.Namespace, project: Project) -> int:
     rules = load_rules(project.rules, project.root)
     for path in export.write_bundle(export.bundle(rules), args.out):
         say(display_path(path))
-    return EXIT_OK
-
-
-def _report(args: argparse.Namespace, root: Path, project: Project) -> int:
-    from generator.report import changes as report  # git, Babel's extraction: only for `report`
-    from generator.report.formats import FORMATS
-
-    result = report.compare(root, project.rules, project.locales, args.base)
-    write(FORMATS[args.format](result))
     return EXIT_OK
 
 
@@ -126,7 +117,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "export":
         return _export(args, project)
     if args.command == "report":
-        return _report(args, root, project)
+        write(report_command.run(args, root, project))
+        return EXIT_OK
     if args.command in ("site-source", "build"):
         from generator.cli import site_commands
 

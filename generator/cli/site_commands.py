@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import RulesdocError, display_path
-from generator.io import files
+from generator.io import folders
 from generator.io.project import Project
 
 ENGINES = ("mkdocs", "properdocs", "zensical")
@@ -37,7 +37,7 @@ def write_site_source(project: Project, out: Path, strict: bool, say: Callable[[
     source = site_source(project, strict=strict)
     for warning in source.warnings:
         say(f"warning: {warning}")
-    with files.replacing(
+    with folders.replacing(
         out, f"rulesdoc: another run is writing {display_path(out)}; waiting for it"
     ) as staged:
         write_source(source, staged)

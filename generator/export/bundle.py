@@ -27,7 +27,7 @@ from typing import Any
 from generator.engine.model import Rules
 from generator.errors import Location, RulesdocError, display_path
 from generator.export.conformance import conformance
-from generator.io.files import replacing
+from generator.io.folders import replacing
 from generator.spec.rules_data import FORMAT_VERSION, player_counts, rule_values
 from generator.spec.schema import SCHEMA_FILE, schema_text
 
@@ -83,7 +83,7 @@ def write_bundle(files: Mapping[str, str], out: Path) -> list[Path]:
     """Replace the folder ``out`` with exactly ``files``, or leave it as it was.
 
     The files are written into a new folder beside ``out``, which then takes its place
-    (:class:`generator.io.files.FolderSwap`): a reader sees the old bundle or the new one, never a
+    (:class:`generator.io.folders.FolderSwap`): a reader sees the old bundle or the new one, never a
     mix, and a second export waits for the first. A folder holding anything else is refused
     rather than replaced (``--out .`` must not empty a project).
     """

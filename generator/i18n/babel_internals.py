@@ -56,6 +56,11 @@ class Entry:
     parts: list[list[Any]] = field(repr=False)  # Babel's [index, _NormalizedString] pairs
 
     @property
+    def has_context(self) -> bool:
+        """Whether the current entry has a msgctxt so far."""
+        return self.context is not None
+
+    @property
     def string_count(self) -> int:
         return len(self.parts)
 
@@ -103,6 +108,11 @@ class PoParser(PoFileParser):
     def id_count(self) -> int:
         """How many of msgid and msgid_plural the current entry has so far."""
         return len(self.messages)
+
+    @property
+    def has_context(self) -> bool:
+        """Whether the current entry has a msgctxt so far."""
+        return self.context is not None
 
     @property
     def string_count(self) -> int:

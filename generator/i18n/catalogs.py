@@ -14,14 +14,12 @@ atomic and keeps the file's mode.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import plurals, po, po_writer, theme
@@ -94,7 +92,7 @@ def update(
     for code, catalog in loaded.items():  # refuse before writing anything
         _refuse_shrinking(catalog, template, force)
         language_of(catalog, code)
-    return [_update_one(catalog, template, cldr_plural_forms) for catalog in loaded.values()]
+    return [_update_one(catalog, template, cldr_plural_forms, root) for catalog in loaded.values()]
 
 
 def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) -> None:
@@ -110,7 +108,9 @@ def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) 
         )
 
 
-def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: bool) -> Update:
+def _update_one(
+    loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: bool, root: Path | None
+) -> Update:
     catalog = loaded.catalog
     before = {po.key_of(m): m.fuzzy for m in loaded.messages()}
     obsolete_before = set(catalog.obsolete)
@@ -140,7 +140,7 @@ def _update_one(loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: 
     old = loaded.path.read_bytes()
     changed = not same_messages(old, data)
     if changed:
-        files.write_atomically(loaded.path, data)
+        files.write_atomically(loaded.path, data, root=root)
     return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed)
 
 
@@ -170,21 +170,7 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
     return f"Plural-Forms set to CLDR's ({target.count} forms)"
 
 
-# ---------------------------------------------------------------- compile and init
-
-
-def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
-    """Write ``messages.mo`` beside each catalog, for tools that want them (the build does not)."""
-    check_layout(locales)
-    written = []
-    for code in catalog_codes(locales):
-        loaded = po.load(catalog_path(locales, code), root)
-        buffer = io.BytesIO()
-        write_mo(buffer, loaded.catalog, use_fuzzy=False)
-        mo = loaded.path.with_suffix(".mo")
-        files.write_atomically(mo, buffer.getvalue())
-        written.append(mo)
-    return written
+# ---------------------------------------------------------------- init (compile: generator.i18n.mo)
 
 
 def init(locales: Path, code: str, locale_code: str | None = None, root: Path | None = None) -> Path:
@@ -205,7 +191,7 @@ def init(locales: Path, code: str, locale_code: str | None = None, root: Path | 
     catalog.update(template)
     catalog.msgid_bugs_address = template.msgid_bugs_address
     prefill_theme(catalog, set())
-    files.write_atomically(path, po_writer.to_bytes(catalog))
+    files.write_atomically(path, po_writer.to_bytes(catalog), root=root)
     return path
 
 

@@ -42,7 +42,7 @@ def extract_rules(
     data = fileobj.read(files.MAX_RULES_BYTES + 1)  # Babel opened it: bound what is read
     if len(data) > files.MAX_RULES_BYTES:
         raise RulesdocError(f"file is over the limit of {files.MAX_RULES_BYTES:,} bytes", Location(path))
-    root = compose(files.decode_utf8(data, path), Source(path))
+    root = compose(files.decode_utf8(data, path, utf8_bom=True), Source(path))
     if isinstance(root, MappingNode):
         for key, value in root.value:
             if key.value == "examples" and isinstance(value, SequenceNode):

@@ -69,7 +69,7 @@ def project_info(root: Path) -> ProjectInfo:
     except (RulesdocError, OSError, tomllib.TOMLDecodeError):
         data = {}
     try:
-        mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root)
+        mkdocs = files.read_text(root / "mkdocs.yml", files.MAX_CONFIG_BYTES, root, utf8_bom=True)
     except (RulesdocError, OSError):
         mkdocs = ""
     found_project = data.get("project")
@@ -118,6 +118,10 @@ def extract(root: Path) -> Catalog:
     def note_method(filename: str, method: str, options: dict[str, str]) -> None:
         # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
         files.check_regular(root / filename, root)
+        # Babel decodes it next: a byte order mark or a non-UTF-8 byte is one line, not a traceback.
+        data = files.read_bytes(root / filename, files.MAX_RULES_BYTES, root)
+        template = method == "jinja2"
+        files.decode_utf8(data, display_path(root / filename), "template " * template, utf8_bom=not template)
         if method in JINJA_METHODS:
             parse_template(root / filename, options, root)
         if method in PLAIN_TEXT_METHODS:
@@ -184,7 +188,7 @@ def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
         # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
         if same_messages(old, data) and b'"POT-Creation-Date: 1970-' not in old:
             return path, False
-    files.write_atomically(path, data)
+    files.write_atomically(path, data, root=root)
     return path, True
 
 

@@ -85,14 +85,35 @@ def parse(header: str) -> PluralForms:
 @functools.lru_cache(maxsize=64)
 def _parse_checked(count: int, text: str) -> PluralForms:
     """Every catalog of a language has the same header: parse and check it once per run."""
-    select = _Parser(text).expression_only()
-    picks = tuple(select(n) for n in SAMPLES)
+    strict = _Parser(text).expression_only()
+    try:
+        picks = tuple(strict(n) for n in SAMPLES)
+    except _DivisionByZero:
+        n = next(n for n in SAMPLES if _divides_by_zero(strict, n))
+        raise PluralFormsError(
+            f"the plural expression divides by zero for n = {n} (msgfmt -c refuses it; gettext would crash)"
+        ) from None
     for n, form in zip(SAMPLES, picks, strict=True):
         if not 0 <= form < count:
             raise PluralFormsError(
                 f"the plural expression picks form {form} for n = {n}; nplurals is {count}"
             )
+
+    def select(n: int) -> int:  # a count past SAMPLES that divides by zero takes form 0
+        try:
+            return strict(n)
+        except _DivisionByZero:
+            return 0
+
     return PluralForms(count, text, select, picks)
+
+
+def _divides_by_zero(rule: Rule, n: int) -> bool:
+    try:
+        rule(n)
+    except _DivisionByZero:
+        return True
+    return False
 
 
 @functools.cache
@@ -126,8 +147,19 @@ _LEVELS: tuple[dict[str, Callable[[int, int], int]], ...] = (
     {"<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b),
      "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b)},
     {"+": lambda a, b: a + b, "-": lambda a, b: a - b},
-    {"*": lambda a, b: a * b, "/": lambda a, b: a // b if b else 0, "%": lambda a, b: a % b if b else 0},
+    {"*": lambda a, b: a * b, "/": lambda a, b: _divide(a, b), "%": lambda a, b: _divide(a, b, True)},
 )  # fmt: skip
+
+
+class _DivisionByZero(ArithmeticError):
+    """A rule divided by zero for a count; C's and Python's gettext would crash there."""
+
+
+def _divide(a: int, b: int, remainder: bool = False) -> int:
+    """/ and % on counts; by zero, :class:`_DivisionByZero` (msgfmt refuses the rule)."""
+    if b == 0:
+        raise _DivisionByZero
+    return a % b if remainder else a // b
 
 
 class _Parser:

@@ -18,8 +18,8 @@ kept as a fact for the linter: never an abort.
 
 What GNU ``msgfmt -c`` refuses is refused here too, with the line (tests/msgfmt_parity/):
 unknown escapes, newline mismatches between msgid and msgstr, misnumbered plural forms,
-entries defined twice (obsolete ones included). Stricter than msgfmt: control characters
-other than tab and newline, raw or escaped, and numeric escapes (Babel shows them as typed).
+entries defined twice (obsolete ones included), a second msgctxt or msgid_plural. Stricter than
+msgfmt: control characters other than tab and newline, raw or escaped, and numeric escapes.
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ class _Parser(PoParser):
                 f'expected a keyword (msgid, msgstr, ...) and a "quoted string", got {short(line, 40)!r}',
             )
         keyword, quoted = match.group(1), match.group(2).strip()
+        self._check_keyword_order(lineno, keyword)
         if keyword.startswith("msgstr") and not self.id_count:
             raise self.fail(lineno, "msgstr without a msgid before it")
         if keyword == "msgstr" and self.string_count:
@@ -133,6 +134,18 @@ class _Parser(PoParser):
         self._check_string(lineno, quoted)
         # Babel splits at the first space; msgfmt takes any whitespace (`msgid\t""` too).
         return keyword, quoted
+
+    def _check_keyword_order(self, lineno: int, keyword: str) -> None:
+        """As msgfmt (a syntax error): one msgctxt before the msgid, one msgid_plural right after
+        it; Babel keeps the last msgctxt and takes a third msgid as another plural form."""
+        if keyword == "msgctxt" and self.has_context and not self.id_count:
+            raise self.fail(lineno, "a second msgctxt for one entry (msgfmt: syntax error)")
+        if keyword != "msgid_plural":
+            return
+        if self.id_count > 1 and not self.string_count:
+            raise self.fail(lineno, "a second msgid_plural for one entry (msgfmt: syntax error)")
+        if self.id_count != 1 or self.string_count:
+            raise self.fail(lineno, "msgid_plural not right after a msgid (msgfmt: syntax error)")
 
     def keyword_read(self, lineno: int, keyword: str, quoted: str) -> None:
         self.keyword_lines[keyword] = lineno

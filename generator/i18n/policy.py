@@ -83,7 +83,7 @@ def read_policy(locales: Path, published: Collection[str] = (), root: Path | Non
 
 def _load(path: Path, source: yamlload.Source, root: Path | None) -> dict[str, Node]:
     """check.yaml's nodes by key, read with the one bounded YAML loader (no tags, bounded depth)."""
-    text = files.read_text(path, files.MAX_CONFIG_BYTES, root)
+    text = files.read_text(path, files.MAX_CONFIG_BYTES, root, utf8_bom=True)
     node = yamlload.compose(text, source)
     if node is None:
         return {}

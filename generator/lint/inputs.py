@@ -198,7 +198,9 @@ def read_glossary(path: Path, what: str, root: Path | None = None) -> dict[str, 
         return None
     where = Location(display_path(path))
     # The bounded loader: a syntax error is one line naming its line; deep nesting is refused.
-    data = yamlload.load(files.read_text(path, files.MAX_CONFIG_BYTES, root), yamlload.Source(where.path))
+    data = yamlload.load(
+        files.read_text(path, files.MAX_CONFIG_BYTES, root, utf8_bom=True), yamlload.Source(where.path)
+    )
     if data is None:
         return {}
     if not isinstance(data, dict):

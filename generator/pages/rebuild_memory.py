@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from generator.errors import Location, RulesdocError, short
 from generator.i18n import po
 from generator.i18n.po import Key, LoadedCatalog
 from generator.i18n.verdicts import Verdict
@@ -65,6 +66,8 @@ class Memory:
         if key is not None and known is not None and known[0] == key:
             return known[1]
         loaded = po.load(path, root)
+        if known is not None:
+            refuse_cut_short(known[1], loaded)
         if key is not None:
             self.catalogs[path] = (key, loaded)
         return loaded
@@ -86,3 +89,22 @@ class Memory:
         verdicts = judge()
         self.verdicts[code] = (key, verdicts)
         return verdicts
+
+
+def refuse_cut_short(before: LoadedCatalog, after: LoadedCatalog) -> None:
+    """A catalog saved while still being written (an editor, a sync) can end at an entry boundary
+    and parse as a smaller valid catalog: its missing messages would be served in English and
+    called stale, and ``make update`` would then make the loss permanent. Translated entries of the
+    last good version that are now gone, active or obsolete (``catalog update`` never deletes one:
+    it keeps it as ``#~``), are an error, and the preview keeps the last good pages."""
+    now = {po.key_of(m) for m in after.messages()} | {po.key_of(m) for m in after.catalog.obsolete.values()}
+    gone = [m for m in before.messages() if any(po.forms(m.string)) and po.key_of(m) not in now]
+    if gone:
+        first = gone[0]
+        raise RulesdocError(
+            f"{len(gone)} translated entries of the last good version are gone, the first "
+            f"{short(po.singular(first.id))!r} (then on line {first.lineno}): cut short while being "
+            "saved? The preview keeps the last good pages; restore the file (not `make update`, which "
+            "would drop them for good), or restart the preview if you deleted them on purpose",
+            Location(after.shown),
+        )

@@ -40,7 +40,7 @@ from generator.i18n.translate import (
     judge_catalog,
 )
 from generator.i18n.verdicts import Verdict
-from generator.io import files
+from generator.io import files, folders
 from generator.io.project import Project as Project  # where the inputs live; the CLI imports it alone
 from generator.pages.rebuild_memory import Memory, folder_stamp
 from generator.pages.view import page_context
@@ -66,13 +66,17 @@ class LanguageResult:
 
 
 class _Loader(jinja2.FileSystemLoader):
-    """Templates are project input: bounded in size, regular files, UTF-8."""
+    """Templates are project input: bounded in size, regular files, UTF-8 without a byte order mark
+    (Jinja would copy UTF-8's into every page; a UTF-16 one is named, other bytes by line)."""
 
-    def get_source(
-        self, environment: jinja2.Environment, template: str
-    ) -> tuple[str, str, Callable[[], bool]]:
-        source, filename, uptodate = super().get_source(environment, template)
+    def get_source(self, env: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            source, filename, uptodate = super().get_source(env, template)
+        except UnicodeDecodeError as error:
+            files.strip_bom(error.object[:4], display_path(Path(self.searchpath[0]) / template), "template ")
+            raise
         path = Path(filename)
+        files.strip_bom(source[:1].encode(), display_path(path), "template ")
         if len(source) > files.MAX_TEMPLATE_BYTES or not path.is_file():
             files.read_bytes(path, files.MAX_TEMPLATE_BYTES, what="template")  # raises the one-line error
         return source, filename, uptodate
@@ -374,7 +378,7 @@ def write_pages(pages: Sequence[RenderedPage], out: Path) -> list[Path]:
             "the output folder holds files rulesdoc did not write; choose another --out", where
         )
     try:
-        with files.replacing(
+        with folders.replacing(
             out, f"rulesdoc: waiting for another run writing {display_path(out)}"
         ) as staging:
             for page in pages:
@@ -397,4 +401,6 @@ def _foreign_file(out: Path) -> Path | None:
         return None
     if not out.is_dir():
         return out
-    return next((p for p in sorted(out.rglob("*")) if p.is_file() and p.suffix != ".md"), None)
+    killed = folders.leftovers(out, out.name)  # a killed run's, inside a mount point: the run's own
+    mine = (p for p in sorted(out.rglob("*")) if not any(p.is_relative_to(k) for k in killed))
+    return next((p for p in mine if p.is_file() and p.suffix != ".md"), None)

@@ -287,10 +287,7 @@ def compare(root: Path, rules_path: Path, locales: Path, rev: str) -> Report:
     text = git.show(rules_path, files.MAX_RULES_BYTES)
     if text is None:
         raise RulesdocError("no such file in the base revision", Location(where))
-    try:
-        before = parse_rules(text.decode("utf-8"), where)
-    except UnicodeDecodeError as error:
-        raise RulesdocError(f"not UTF-8 text ({error.reason})", Location(where)) from None
+    before = parse_rules(files.decode_utf8(text, where, utf8_bom=True), where)  # as load_rules reads it
     return Report(
         base=rev,
         commit=commit,

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from generator.i18n.markup import escape_text
+from generator.io import files
 from generator.report.changes import MessageChange, Outcome, Report, Value
 from generator.spec.rules_data import PlayerCount
 
@@ -49,12 +51,37 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+# What GitHub acts on in a comment beyond Markdown and HTML (/work FIELD-NOTES, "GitHub"): each is
+# broken by a zero-width joiner where its pattern needs two characters side by side, or, for
+# math, the dollar sign put in a span (GitHub's own advice); the text reads the same.
+_ZWJ = "\u200d"
+_GITHUB_ACTIVE = (
+    (re.compile(r"@"), "@" + _ZWJ),  # @user, @org/team mentions (and e-mail autolinks)
+    (re.compile(r"#(?=\d)"), "#" + _ZWJ),  # #1 references
+    (re.compile(r"(?i)\b(gh)-(?=\d)"), r"\1-" + _ZWJ),  # GH-1 references
+    (re.compile(r":(?=//)"), ":" + _ZWJ),  # http://, https://, any scheme's autolink
+    (re.compile(r"(?i)\b(www)\."), r"\1" + _ZWJ + "."),  # www. autolinks
+    (re.compile(r"(?i)\b(mailto|xmpp):"), r"\1" + _ZWJ + ":"),
+    (re.compile(r":(?=[\w+-]+:)"), ":" + _ZWJ),  # :emoji: shortcodes
+    (re.compile(r"\$"), "<span>$</span>"),  # $math$, $$math$$
+)
+
+
+def inert(text: str) -> str:
+    """Untrusted text for a pull-request comment: escaped for Markdown and HTML, and nothing GitHub
+    links, notifies or renders (mentions, references, autolinks, emoji, math)."""
+    text = escape_text(text)
+    for pattern, replacement in _GITHUB_ACTIVE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def _quoted(message: MessageChange) -> str:
-    text = f"“{escape_text(message.msgid)}”"
+    text = f"“{inert(message.msgid)}”"
     if message.context:
-        text += f" ({escape_text(message.context)})"
+        text += f" ({inert(message.context)})"
     if message.previous:
-        text += f", was “{escape_text(message.previous)}”"
+        text += f", was “{inert(message.previous)}”"
     return text
 
 
@@ -79,7 +106,7 @@ def markdown(report: Report) -> str:
         lines += [_row("Example", "Scores before", "Scores after", ""), _row("---", "---", "---", "---")]
         for example in report.examples:
             status = "" if example.status == "unchanged" else f"**{example.status}**"
-            name = f"`{example.id}` {escape_text(example.title)}"
+            name = f"{code_span(example.id)} {inert(example.title)}"
             lines.append(_row(name, _scores(example.before), _scores(example.after), status))
     else:
         lines.append("No worked examples.")
@@ -116,7 +143,7 @@ def markdown(report: Report) -> str:
             _row("---", "---:", "---:", "---:"),
         ]
         for language in report.languages:
-            name = f"`{language.code}`" + (" (new catalog)" if language.new_catalog else "")
+            name = code_span(language.code) + (" (new catalog)" if language.new_catalog else "")
             counts = (len(language.fuzzy), len(language.untranslated), len(language.dropped))
             lines.append(_row(name, *(str(count) for count in counts)))
         for language in report.languages:
@@ -127,9 +154,45 @@ def markdown(report: Report) -> str:
             )
             items = [f"- {kind}: {_quoted(message)}" for kind, messages in groups for message in messages]
             if items:
-                summary = f"{language.code}: {len(items)} message(s)"
+                summary = f"{inert(language.code)}: {len(items)} message(s)"
                 lines += ["", f"<details><summary>{summary}</summary>", "", *items, "", "</details>"]
     return "\n".join(lines) + "\n"
+
+
+GITHUB_LIMIT = 65_536  # GitHub refuses an issue or pull-request comment body longer than this
+COMMENT_LIMIT = 64_000  # the report's share: room left for the workflow's marker line
+
+
+def bounded(text: str, limit: int, whole: str) -> str:
+    """The Markdown report cut to at most ``limit`` characters (UTF-16 code units, as GitHub counts
+    them), at a line, with any ``<details>`` left open closed and a line saying how much was cut and
+    where the whole report is (``whole``: a file of the run, e.g. its artifact)."""
+    if _length(text) <= limit:
+        return text
+    lines = text.split("\n")
+    kept: list[str] = []
+    size = 0
+    tail_room = 600 + _length(whole)  # the closing tags and the cut line
+    for line in lines:
+        if size + _length(line) + 1 > limit - tail_room:
+            break
+        kept.append(line)
+        size += _length(line) + 1
+    opened = sum(line == "</details>" for line in kept) - sum(line.startswith("<details>") for line in kept)
+    more = len(lines) - len(kept) - 1  # the report ends with a newline: its last "line" is empty
+    cut = f"**{more} more line(s) not shown**: a GitHub comment holds {GITHUB_LIMIT:,} characters; "
+    cut += f"the whole report is {whole}."
+    return "\n".join([*kept, *(["", "</details>"] * max(0, -opened)), "", cut]) + "\n"
+
+
+def comment(text: str, full: Path, limit: int = COMMENT_LIMIT) -> str:
+    """Write the whole report to ``full`` and give the comment: the report, bounded (:func:`bounded`)."""
+    files.write_atomically(full, text.encode("utf-8"))
+    return bounded(text, limit, f"{code_span(full.name)}, in this run's artifacts")
+
+
+def _length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:

@@ -48,10 +48,10 @@ _STR = "tag:yaml.org,2002:str"
 def read_input(file: str, limit: int = files.MAX_SCORE_INPUT_BYTES) -> tuple[str, str]:
     """The text of a file, or of standard input for ``-``, and the name errors give it."""
     if file != "-":
-        return files.read_text(Path(file), limit, None, "input"), display_path(file)
+        return files.read_text(Path(file), limit, None, "input", utf8_bom=True), display_path(file)
     if sys.stdin is None:  # started with standard input closed (`<&-`)
         raise RulesdocError("standard input is closed; give a file, or pipe the rounds in", Location(STDIN))
-    return files.decode_utf8(read_bounded(sys.stdin.buffer, limit), STDIN), STDIN
+    return files.decode_utf8(read_bounded(sys.stdin.buffer, limit), STDIN, utf8_bom=True), STDIN
 
 
 def read_bounded(stream: BinaryIO, limit: int) -> bytes:

@@ -37,7 +37,10 @@ def read_config(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     where = Location(display_path(path))
-    text = files.read_bytes(path, files.MAX_RULES_BYTES, path.parent).decode("utf-8", errors="replace")
+    data = files.read_bytes(path, files.MAX_RULES_BYTES, path.parent)
+    text = files.strip_bom(data, where.path, "invalid mkdocs.yml: ", utf8_bom=True).decode(
+        "utf-8", errors="replace"
+    )
     try:
         config = yaml.load(text, Loader=_Loader)  # noqa: S506  # mkdocs.yml is code, as for every engine
     except yaml.MarkedYAMLError as error:

@@ -25,7 +25,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 
 from generator.errors import RulesdocError, display_path
-from generator.io import files
+from generator.io import folders
 from generator.pages.rebuild_memory import Memory
 from generator.pages.render import Project
 from generator.site import build as sitebuild
@@ -57,7 +57,7 @@ class MainBuild:
         self.rendering: Rendering | None = None
         self.last_good: Rendering | None = None  # what the preview shows while an input is broken
         self.site: LanguageSite | None = None
-        self.swap: files.FolderSwap | None = None  # the real site folder, while we build beside it
+        self.swap: folders.FolderSwap | None = None  # the real site folder, while we build beside it
         self.memory: Memory | None = Memory() if serving else None  # what the last rebuild read and built
         self.warnings = StrictWarnings()  # what the engine counts to refuse a strict build, counted alike
 
@@ -111,7 +111,7 @@ class MainBuild:
     def _stage_site(self, config: MkDocsConfig) -> None:
         """Write the new site beside the old one; :meth:`post_build` swaps it in whole."""
         final = Path(config.site_dir).resolve()
-        self.swap = files.FolderSwap(final)
+        self.swap = folders.FolderSwap(final)
         config.site_dir = str(
             self.swap.start(f"rulesdoc: another build is writing {display_path(final)}; waiting for it")
         )
@@ -146,8 +146,8 @@ class MainBuild:
         """What the 404 page's script needs (:mod:`generator.site.publishing`)."""
         if self.site is None:
             return {}
-        folders = [language.tag for language in self.rendering_now().languages if not language.is_source]
-        return source.not_found_data(folders, self.site.language, self._root_url(config))
+        language_folders = [lang.tag for lang in self.rendering_now().languages if not lang.is_source]
+        return source.not_found_data(language_folders, self.site.language, self._root_url(config))
 
     def _root_url(self, config: MkDocsConfig) -> str | None:
         """The site root's address (``site_url`` as the main build has it), or None."""

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from generator.errors import RulesdocError, display_path
-from generator.io import files
+from generator.io import folders
 from generator.pages.render import Project
 from generator.site import chrome, publishing
 from generator.site.source import (
@@ -50,7 +50,7 @@ def build(project: Project, site_dir: Path, strict: bool = True) -> SiteSource:
         workspace = Path(work)
         write_source(source, workspace, theme_dir())
         _build_all(source, workspace, strict)
-        with files.replacing(
+        with folders.replacing(
             site_dir, f"rulesdoc: another build is writing {display_path(site_dir)}; waiting"
         ) as out:
             for language in source.languages:

@@ -44,7 +44,7 @@ from generator.spec.fields import (
 
 def read_text(path: Path, root: Path | None = None, limit: int = files.MAX_RULES_BYTES) -> str:
     """A rules or rounds file: a regular file inside the project, bounded, UTF-8."""
-    return files.read_text(path, limit, root)
+    return files.read_text(path, limit, root, utf8_bom=True)  # YAML allows a UTF-8 BOM
 
 
 # The kinds the readers below read by name, looked up once (a mistake in the table fails at import).
