@@ -33,6 +33,7 @@ from typing import Any, Literal
 import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
@@ -45,8 +46,8 @@ from generator.errors import RulesdocError, display_path
 from generator.io import files
 from generator.pages.rebuild_memory import Memory
 from generator.pages.render import Project
+from generator.site import assets, chrome, helper, mkdocs_package, publishing, rootfiles, source
 from generator.site import build as sitebuild
-from generator.site import chrome, helper, mkdocs_package, publishing, rootfiles, source
 from generator.site.chrome import compact_alternates
 from generator.site.config_file import checked_site_url
 from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
@@ -162,7 +163,12 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_files(self, files_: Files, config: MkDocsConfig) -> Files:
         assert self.site is not None
         if sitebuild.current() is None:
-            rootfiles.note(files_)
+            ours = assets.site_files()  # copied once, to the site root, like the docs folder's
+            for uri, content in ours.items():
+                if (existing := files_.get_file_from_path(uri)) is not None:
+                    files_.remove(existing)
+                files_.append(File.generated(config, uri, content=content))
+            rootfiles.note(files_, also=tuple(ours))
         else:
             rootfiles.share(files_)
         for name, text in self.site.pages:
@@ -324,6 +330,7 @@ def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name
+    config.extra_javascript = assets.with_script(list(config.extra_javascript), _module_script)
     if has_search(config):
         set_search_language(config, site.search)
     toc = config.mdx_configs.setdefault("toc", {})
@@ -333,3 +340,10 @@ def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
         config.theme["palette"] = source.palette(config.theme.get("palette"), site)
     except RulesdocError as error:
         raise PluginError(f"mkdocs.yml: {error.message}") from None
+
+
+def _module_script(path: str) -> ExtraScriptValue:
+    """``extra_javascript`` entry of a module script, as MkDocs' validation makes one for ``.mjs``."""
+    script = ExtraScriptValue(path)
+    script.type = "module"
+    return script

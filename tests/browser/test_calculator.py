@@ -1,0 +1,165 @@
+"""The scoring page's calculator in Chromium: the page's own scorer against every conformance
+vector, a reader entering rounds in Danish and Hindi, and numbers written as the page writes them.
+
+Expected values come from the Python engine (the vectors), from the catalogs' texts filled in by
+hand, and from Babel (the page's numbers): none from the script under test.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from support import ROOT
+
+from generator.export.conformance import conformance
+from generator.i18n import po
+from generator.i18n.translate import Formatter, catalog_path, discover_languages
+from generator.spec.rules import load_rules
+
+from . import expected
+from .conftest import Problems
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+# The page's own scorer: the module its calculator script imports, resolved from that script's URL
+# (the same module instance the page runs), and the rules the page embeds.
+RUN_VECTORS_JS = """async vectors => {
+    const script = document.querySelector('script[src$="rulesdoc/calculator.mjs"]');
+    const { score } = await import(new URL("scoring.mjs", script.src).href);
+    const rules = JSON.parse(document.getElementById("rd-calc-data").textContent).rules;
+    return vectors.map(vector => ({ id: vector.id, got: score(rules, vector.input) }));
+}"""
+
+FORMAT_JS = """async numbers => {
+    const script = document.querySelector('script[src$="rulesdoc/calculator.mjs"]');
+    const { formatNumber } = await import(script.src);
+    const format = JSON.parse(document.getElementById("rd-calc-data").textContent).numbers;
+    return numbers.map(n => formatNumber(n, format));
+}"""
+
+NUMBERS = [0, 5, 74, 999, 1000, 2500, 12500, 123456, 1234567]
+
+
+def scoring_page(page: Page, site_url: str, code: str) -> None:
+    response = page.goto(expected.page_url(site_url, code), wait_until="networkidle")
+    assert response is not None and response.ok
+    page.locator("#rd-calc form").wait_for()
+
+
+def message(code: str, msgid: str, context: str | None = None) -> str:
+    """A catalog's translation, as its translator wrote it (a plural message: its first form)."""
+    loaded = po.load(catalog_path(ROOT / "locales", code), ROOT)
+    found = loaded.catalog.get(msgid, context)
+    assert found is not None and found.string, f"{code}: no translation of {msgid!r}"
+    text = found.string[0] if isinstance(found.string, tuple) else found.string
+    return " ".join(text.split())
+
+
+def add_cards(page: Page, seat: int, codes: list[str]) -> None:
+    for code in codes:
+        page.select_option(f"#rd-calc-card-{seat}", code)
+        page.click(f"#rd-calc-add-{seat}")
+
+
+def seat_result(page: Page, seat: int) -> tuple[str, str]:
+    """A seat's shown points and its arithmetic line ("" where none shows)."""
+    row = page.locator(f"#rd-calc-result li[data-seat='{seat}']")
+    points = row.locator(".rd-calc-points").inner_text().strip()
+    sums = row.locator(".rd-calc-sum")
+    return points, (sums.inner_text().strip() if sums.count() else "")
+
+
+def test_every_conformance_vector_through_the_page_module(
+    page: Page, problems: Problems, site_url: str
+) -> None:
+    vectors: list[dict[str, Any]] = conformance(load_rules(ROOT / "rules.yaml", ROOT))["vectors"]
+    assert len(vectors) >= 50
+    scoring_page(page, site_url, "en")
+    results = page.evaluate(RUN_VECTORS_JS, vectors)
+    wrong = [
+        f"{vector['id']}: expected {vector['expected']}, got {result['got']}"
+        for vector, result in zip(vectors, results, strict=True)
+        if json.loads(json.dumps(result["got"])) != vector["expected"]
+    ]
+    assert not wrong, "\n".join(wrong)
+    problems.assert_none()
+
+
+@pytest.mark.parametrize("code", ["en", "da", "hi", "pt"])
+def test_numbers_as_the_page_writes_them(page: Page, site_url: str, code: str) -> None:
+    language = next(lang for lang in discover_languages(ROOT / "locales", ROOT) if lang.code == code)
+    babel = Formatter(language.locale)
+    scoring_page(page, site_url, code)
+    assert page.evaluate(FORMAT_JS, NUMBERS) == [babel.number(n) for n in NUMBERS]
+
+
+def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_url: str) -> None:
+    scoring_page(page, site_url, "da")
+    assert page.locator("#rd-calc h2").inner_text() == message("da", "Score your round")
+    # Two players; player 1 went out (the default); player 2 never opened and holds 49 points.
+    page.select_option("#rd-calc-players", "2")
+    page.uncheck("#rd-calc-opened-1")
+    add_cards(page, 1, ["KH", "KS", "QD", "JC", "9H"])
+    line = message("da", "%(sum)s, capped at %(cap)s (half the target)")
+    want = line.replace("%(sum)s", "10 + 10 + 10 + 10 + 9 + 25 = 74").replace("%(cap)s", "50")
+    assert seat_result(page, 1) == ("50", want)
+    assert seat_result(page, 0) == ("0", "")
+    sentence = message(
+        "da", "%(seats)s pays half the target: their hand value plus the surcharge is more than that."
+    )
+    assert page.locator("#rd-calc-result .rd-calc-sentences").inner_text() == sentence.replace(
+        "%(seats)s", message("da", "Player %(number)s").replace("%(number)s", "2")
+    )
+    # Card names are the chips' names of the worked examples ("hjerter konge").
+    chip = page.locator("#rd-calc-hand-1 [data-card='KH']")
+    assert message("da", "king of hearts", "card") in chip.inner_text()
+    # A third ace of hearts: two decks hold two. The reason shows in Danish, in the live region.
+    add_cards(page, 1, ["AH", "AH", "AH"])
+    result = page.locator("#rd-calc-result")
+    assert result.get_attribute("aria-live") == "polite"
+    assert result.inner_text().strip() == message(
+        "da", "This round is not possible: two decks hold every card only twice."
+    )
+    # Removing one of them scores the round again: 49 + 22 + 25 = 96, still capped at 50.
+    page.locator("#rd-calc-hand-1 li").filter(has=page.locator("[data-card='AH']")).first.locator(
+        "button"
+    ).click()
+    assert seat_result(page, 1)[0] == "50"
+    problems.assert_none()
+
+
+def test_a_reader_keeps_a_game_in_hindi(page: Page, problems: Problems, site_url: str) -> None:
+    scoring_page(page, site_url, "hi")
+    # Three players: player 2 goes out; player 1 opened (5 + 6); player 3 never opened (a joker).
+    page.select_option("#rd-calc-players", "3")
+    page.check("#rd-calc-out-1")
+    add_cards(page, 0, ["5C", "6D"])
+    page.uncheck("#rd-calc-opened-2")
+    add_cards(page, 2, ["JK"])
+    assert seat_result(page, 0) == ("11", "5 + 6 = 11")
+    assert seat_result(page, 1) == ("0", "")
+    assert seat_result(page, 2) == ("45", "20 + 25 = 45")
+    # Hand rummy needs nobody else opened: player 1 did, so the round is refused, in Hindi.
+    page.check("#rd-calc-rummy")
+    want = message("hi", "This round is not possible: with hand rummy, nobody else has opened.")
+    assert page.locator("#rd-calc-result").inner_text().strip() == want
+    page.uncheck("#rd-calc-opened-0")
+    assert [seat_result(page, seat)[0] for seat in range(3)] == ["200", "0", "200"]
+    # The round in the game: 200 for players 1 and 3 reaches the target of 200 for three players,
+    # and player 2's 0 is the one lowest total: player 2 wins.
+    page.click("#rd-calc-add-round")
+    totals = page.locator("#rd-calc-sheet tfoot td").all_inner_texts()
+    assert totals == ["200", "0", "200"]
+    won = message("hi", "The game is over: %(player)s wins with the lowest total.")
+    player = message("hi", "Player %(number)s").replace("%(number)s", "2")
+    assert page.locator("#rd-calc-sheet .rd-calc-status").inner_text() == won.replace("%(player)s", player)
+    # One more round after the end is refused, and the sheet keeps its one round.
+    page.click("#rd-calc-add-round")
+    assert message("hi", "The game is over: start a new game.") in page.locator("#rd-calc-sheet").inner_text()
+    assert page.locator("#rd-calc-sheet tbody tr").count() == 1
+    problems.assert_none()
