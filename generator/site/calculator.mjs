@@ -37,7 +37,7 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-class Words {
+export class Words {
   constructor(data) {
     this.data = data;
     this.rtl = data.dir === "rtl";
@@ -226,12 +226,12 @@ class Calculator {
     });
     this.result = element("div", { class: "rd-calc-result", "aria-live": "polite", id: this.id("result") });
     this.sheet = element("div", { class: "rd-calc-sheet", "aria-live": "polite", id: this.id("sheet") });
-    const addRound = element("button", { type: "button", id: this.id("add-round"), class: "md-button" }, w.say(m.add_round));
+    const addRound = element("button", { type: "button", id: this.id("add-round"), class: "rd-calc-button" }, w.say(m.add_round));
     addRound.addEventListener("click", () => {
       this.game.push(this.round());
       this.drawGame();
     });
-    const newGame = element("button", { type: "button", id: this.id("new-game"), class: "md-button" }, w.say(m.new_game));
+    const newGame = element("button", { type: "button", id: this.id("new-game"), class: "rd-calc-button" }, w.say(m.new_game));
     newGame.addEventListener("click", () => {
       this.game = [];
       this.drawGame();
@@ -276,7 +276,7 @@ class Calculator {
     for (const card of this.data.cards) {
       picker.append(element("option", { value: card.code }, `${card.symbol} ${w.plain(card.name)}`));
     }
-    const add = element("button", { type: "button", id: this.id(`add-${seat}`), class: "md-button" }, w.say(m.add));
+    const add = element("button", { type: "button", id: this.id(`add-${seat}`), class: "rd-calc-button" }, w.say(m.add));
     const list = element("ul", { class: "rd-calc-hand", id: this.id(`hand-${seat}`), "aria-label": `${w.plain(m.player, { number: formatNumber(seat + 1, this.data.numbers) })}: ${w.plain(m.hand)}` });
     const drawHand = () => {
       list.replaceChildren(...hand.cards.map((code, index) => this.chip(code, () => {

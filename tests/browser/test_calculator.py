@@ -42,6 +42,17 @@ FORMAT_JS = """async numbers => {
     return numbers.map(n => formatNumber(n, format));
 }"""
 
+# A message the catalog lacks comes as {"en": text}: placed as text in an element marked English,
+# as the page marks its own fallbacks (generator/i18n/translate.py FALLBACK_OPEN).
+FALLBACK_JS = """async () => {
+    const script = document.querySelector('script[src$="rulesdoc/calculator.mjs"]');
+    const { Words } = await import(script.src);
+    const words = new Words(JSON.parse(document.getElementById("rd-calc-data").textContent));
+    const holder = document.createElement("p");
+    holder.append(words.say({ en: "<b>Player</b> %(number)s" }, { number: "7" }), " ", words.say("Spiller %(number)s", { number: "2" }));
+    return holder.innerHTML;
+}"""
+
 NUMBERS = [0, 5, 74, 999, 1000, 2500, 12500, 123456, 1234567]
 
 
@@ -96,6 +107,13 @@ def test_numbers_as_the_page_writes_them(page: Page, site_url: str, code: str) -
     babel = Formatter(language.locale)
     scoring_page(page, site_url, code)
     assert page.evaluate(FORMAT_JS, NUMBERS) == [babel.number(n) for n in NUMBERS]
+
+
+def test_an_english_fallback_is_marked_and_stays_text(page: Page, site_url: str) -> None:
+    scoring_page(page, site_url, "da")
+    assert page.evaluate(FALLBACK_JS) == (
+        '<span lang="en" class="rd-untranslated" dir="ltr">&lt;b&gt;Player&lt;/b&gt; 7</span> Spiller 2'
+    )
 
 
 def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_url: str) -> None:
