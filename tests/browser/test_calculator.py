@@ -18,7 +18,7 @@ from generator.i18n import po
 from generator.i18n.translate import Formatter, catalog_path, discover_languages
 from generator.spec.rules import load_rules
 
-from . import expected
+from . import axe_gate, expected
 from .conftest import Problems
 
 if TYPE_CHECKING:
@@ -143,6 +143,7 @@ def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_
     assert result.inner_text().strip() == message(
         "da", "This round is not possible: two decks hold every card only twice."
     )
+    assert axe_gate.run(page).lines("da/scoring.html, a round refused") == []
     # Removing one of them scores the round again: 49 + 22 + 25 = 96, still capped at 50.
     page.locator("#rd-calc-hand-1 li").filter(has=page.locator("[data-card='AH']")).first.locator(
         "button"
@@ -180,4 +181,5 @@ def test_a_reader_keeps_a_game_in_hindi(page: Page, problems: Problems, site_url
     page.click("#rd-calc-add-round")
     assert message("hi", "The game is over: start a new game.") in page.locator("#rd-calc-sheet").inner_text()
     assert page.locator("#rd-calc-sheet tbody tr").count() == 1
+    assert axe_gate.run(page).lines("hi/scoring.html, a game kept") == []
     problems.assert_none()
