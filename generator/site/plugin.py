@@ -122,6 +122,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
                     self._release()
                     raise PluginError(str(error)) from None
         _apply_language(config, self.site)
+        # The scoring page's calculator, in every build (the language builds point at the root's).
+        config.extra_javascript = assets.with_script(list(config.extra_javascript), _module_script)
         return config
 
     def _render(self, config: MkDocsConfig) -> Rendering:
@@ -330,7 +332,6 @@ def _apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name
-    config.extra_javascript = assets.with_script(list(config.extra_javascript), _module_script)
     if has_search(config):
         set_search_language(config, site.search)
     toc = config.mdx_configs.setdefault("toc", {})
