@@ -10,6 +10,7 @@ script places them with ``textContent``, never as markup, and marks an English f
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,12 @@ import jinja2
 
 from generator.engine import scoring as engine
 from generator.engine.cards import ALL_CARDS
-from generator.engine.model import Rules
+from generator.engine.model import Reason, Rules
 from generator.errors import RulesdocError
 from generator.i18n.markup import json_for_script
 from generator.i18n.translate import CARD_CONTEXT, Formatter, Translator, english_card_name
 from generator.pages.template_errors import template_error
+from generator.pages.view import MAX_PIPS
 from generator.spec.rules_data import rule_values
 
 CALCULATOR_TEMPLATE = "_calculator.j2"
@@ -55,6 +57,43 @@ class PlainMessages:
 
     def npgettext(self, context: str, singular: str, plural: str, n: int, **_placeholders: object) -> Message:
         return self._message(self.translate.plain_marked(singular, context, plural, n))
+
+
+@dataclass(frozen=True)
+class CapWords:
+    """Which words of a capped never-opened player these rules can need: the fixed cap, and the
+    target share said as "the target", "half the target" or a percentage, exact or rounded down,
+    each only where it binds at some number of players (a page says nothing the rules never do)."""
+
+    fixed: bool
+    whole: bool
+    half: bool
+    half_rounded: bool
+    share: bool
+    share_rounded: bool
+
+
+def cap_words(rules: Rules) -> CapWords:
+    binding = [(n, engine.never_opened_cap(rules, n)[1]) for n in rules.player_counts]
+    share_counts = [n for n, reason in binding if reason is Reason.CAPPED_TARGET_SHARE]
+    rounded = any(engine.target_share_rounded(rules, n) for n in share_counts)
+    exact = any(not engine.target_share_rounded(rules, n) for n in share_counts)
+    kind = fraction_kind(rules)
+    return CapWords(
+        fixed=any(reason is Reason.CAPPED_FIXED for _, reason in binding),
+        whole=kind == "whole" and bool(share_counts),
+        half=kind == "half" and exact,
+        half_rounded=kind == "half" and rounded,
+        share=kind == "share" and exact,
+        share_rounded=kind == "share" and rounded,
+    )
+
+
+def dear_kinds(rules: Rules) -> int:
+    """How many kinds of card cost more than a face card under these rules (joker, ace, pips)."""
+    values = rules.card_values
+    worth = [values.joker, values.ace, *range(MAX_PIPS, 1, -1)]
+    return sum(value > values.face for value in worth)
 
 
 def fraction_kind(rules: Rules) -> str:
@@ -91,6 +130,9 @@ def calculator_data(
             "pgettext": plain.pgettext, "npgettext": plain.npgettext,
             # A sentence naming seats has a form for each number of them (one to all but one).
             "seat_counts": range(1, rules.players_max),
+            # ... and one naming dear kinds of card beside the dearest: up to all the others.
+            "others_counts": range(1, dear_kinds(rules)),
+            "caps": cap_words(rules),
         })  # fmt: skip
         messages: Any = module.messages  # type: ignore[attr-defined]
     except RulesdocError:

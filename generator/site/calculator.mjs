@@ -82,6 +82,11 @@ export class Words {
   /** Seats by name, joined as the page joins a list (CLDR's patterns, as Babel's format_list). */
   seats(indexes) {
     const names = indexes.map((index) => this.plain(this.data.messages.player, { number: formatNumber(index + 1, this.data.numbers) }));
+    return this.join(names);
+  }
+
+  /** Texts joined as the page joins a list: "A, B and C" (CLDR's patterns, Babel's format_list). */
+  join(names) {
     const patterns = this.data.list;
     const join = (pattern, first, second) => pattern.replace(/\{([01])\}/g, (_, which) => (which === "0" ? first : second));
     if (names.length < 3) return names.length === 2 ? join(patterns["2"], names[0], names[1]) : names[0];
@@ -146,6 +151,48 @@ function cardValueOf(rules, code) {
   return Number(rank);
 }
 
+/** A kind of card ("JK", "A", "10" ... "2") and its place in the value table's order. */
+function kindOf(code) {
+  if (code === "JK") return ["JK", 0];
+  const rank = code.slice(0, -1);
+  return rank === "A" ? ["A", 1] : [rank, 2 + 10 - Number(rank)];
+}
+
+/** The kinds left in the paying hands that cost more than a face card, dearest first; equal
+ * values in the value table's order (generator/pages/view.py dearest_kinds). */
+function dearestKinds(rules, codes) {
+  const kinds = new Map();
+  for (const code of codes) {
+    const value = cardValueOf(rules, code);
+    if (value <= rules.card_values.face) continue; // a face card is never dearer than itself
+    const [kind, place] = kindOf(code);
+    kinds.set(kind, [-value, place]);
+  }
+  const order = (a, b) => kinds.get(a)[0] - kinds.get(b)[0] || kinds.get(a)[1] - kinds.get(b)[1];
+  return [...kinds.keys()].sort(order);
+}
+
+/** The node with its first letter a capital (a sentence may begin with a card's name). */
+function capitalised(node) {
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    if (!text.data) continue;
+    const first = String.fromCodePoint(text.data.codePointAt(0));
+    text.data = first.toUpperCase() + text.data.slice(first.length);
+    break;
+  }
+  return node;
+}
+
+function dearSentence(words, kinds) {
+  const said = words.data.messages.sentences;
+  const name = (kind) => words.plain(said.kinds[kind]);
+  const [first, ...others] = kinds;
+  if (!others.length) return capitalised(words.say(said.dear_one, { card: name(first) }));
+  const list = words.join(others.map(name));
+  return capitalised(words.say(said.dear_more[others.length - 1], { card: name(first), others: list }));
+}
+
 /** The round's sentences, in the worked examples' order (generator/pages/view.py). */
 function sentences(words, round, result) {
   const said = words.data.messages.sentences;
@@ -160,7 +207,11 @@ function sentences(words, round, result) {
   const out = [];
   if (reasons.has("hand_rummy")) out.push(words.say(said.hand_rummy));
   if (reasons.has("blocked_winner")) out.push(words.say(result.winners.length > 1 ? said.blocked_tie : said.blocked));
-  if (reasons.has("hand_value") && !(blocked && alone)) {
+  // Where hand values alone decide, the dear cards the payers hold explain the scores.
+  const paying = seatsWith("hand_value").flatMap((seat) => round.hands[seat].cards);
+  const dearest = alone ? dearestKinds(words.data.rules, paying) : [];
+  if (reasons.has("hand_value") && dearest.length) out.push(dearSentence(words, dearest));
+  else if (reasons.has("hand_value") && !(blocked && alone)) {
     out.push(words.say(alone ? said.hand_value_alone : said.hand_value[seatsWith("hand_value").length - 1]));
   }
   out.push(...bySeats(said.never_opened, "never_opened"));

@@ -116,6 +116,27 @@ def test_an_english_fallback_is_marked_and_stays_text(page: Page, site_url: str)
     )
 
 
+# The worked examples' table: its first row, the example "an ace, a joker and a five are left".
+FIRST_EXAMPLE_JS = """() => {
+    const row = [...document.querySelectorAll("article table")].find(t => t.querySelector(".rd-hand")).tBodies[0].rows[0];
+    return {situation: row.cells[0].innerText, sums: [...row.cells[2].querySelectorAll(".rd-sum")].map(s => s.innerText.trim())};
+}"""
+
+
+@pytest.mark.parametrize("code", ["da", "hi", "nl"])
+def test_the_first_worked_example_reads_the_same_in_the_calculator(
+    page: Page, site_url: str, code: str
+) -> None:
+    """The same round (the winner out; an opponent holds AH JK 5C): the same sentence, the same sum."""
+    scoring_page(page, site_url, code)
+    example = page.evaluate(FIRST_EXAMPLE_JS)
+    add_cards(page, 1, ["AH", "JK", "5C"])
+    sentence = page.locator("#rd-calc-result .rd-calc-sentences").inner_text()
+    assert sentence and sentence in example["situation"], (sentence, example["situation"])
+    assert seat_result(page, 1) == ("36", "11 + 20 + 5 = 36")
+    assert example["sums"] == ["11 + 20 + 5 = 36"]
+
+
 def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_url: str) -> None:
     scoring_page(page, site_url, "da")
     assert page.locator("#rd-calc h2").inner_text() == message("da", "Score your round")

@@ -55,7 +55,8 @@ WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
            "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
                "الآص الذي لا يساوي إلا نقطة واحدة في بداية السلسلة يكلّف %(ace)s إذا بقي في اليد.",
            # The calculator (test_the_calculator_runs_right_to_left); its other texts stay English.
-           "Number of players": "عدد اللاعبين", "Player %(number)s": "اللاعب %(number)s"},
+           "Number of players": "عدد اللاعبين", "Player %(number)s": "اللاعب %(number)s",
+           "%(card)s costs dearly if it stays in hand.": "%(card)s يكلّف كثيرًا إذا بقي في اليد."},
     "zh-Hant": {"Counting points": "計算分數", "In short": "簡而言之", "Permanent link": "永久連結",
                 "Made with %(name)s": "使用 %(name)s 製作", "404 - Not found": "404 - 找不到頁面",
                 "Rami help": "拉米說明"},
@@ -76,7 +77,9 @@ WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
            "The aim is to score as few points as possible: when someone reaches the target, the lowest total wins.":
                "点数はできるだけ少なくするのが目標です。誰かが目標点に達したら、合計点の最も低い人が勝ちです。",
            "Every opponent pays the value of the cards left in their hand.":
-               "相手は全員、手札に残ったカードの点数を払います。"},
+               "相手は全員、手札に残ったカードの点数を払います。",
+           # The calculator's sentence for one dear card (the page's example names two).
+           "%(card)s costs dearly if it stays in hand.": "%(card)sは手札に残ると高くつきます。"},
 }  # fmt: skip
 
 
