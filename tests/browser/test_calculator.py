@@ -204,3 +204,43 @@ def test_a_reader_keeps_a_game_in_hindi(page: Page, problems: Problems, site_url
     assert page.locator("#rd-calc-sheet tbody tr").count() == 1
     assert axe_gate.run(page).lines("hi/scoring.html, a game kept") == []
     problems.assert_none()
+
+
+def test_a_tie_for_the_lowest_total_plays_one_more_round_in_dutch(
+    page: Page, problems: Problems, site_url: str
+) -> None:
+    scoring_page(page, site_url, "nl")
+    # A blocked round of three: players 1 and 2 tie for the lowest hand (a two each) and score 0;
+    # player 3 never opened: 60 + 20 + 25 = 105, over the fixed cap of 100 (half the target of
+    # 200 is 100 too: the fixed cap is the one named).
+    page.select_option("#rd-calc-players", "3")
+    page.check("#rd-calc-out-none")
+    add_cards(page, 0, ["2C"])
+    add_cards(page, 1, ["2D"])
+    page.uncheck("#rd-calc-opened-2")
+    add_cards(page, 2, ["KH", "KS", "QD", "QH", "JC", "JD", "JK"])
+    capped = message("nl", "%(sum)s, capped at %(cap)s (the fixed cap)")
+    sum_line = "10 + 10 + 10 + 10 + 10 + 10 + 20 + 25 = 105"
+    assert seat_result(page, 2) == ("100", capped.replace("%(sum)s", sum_line).replace("%(cap)s", "100"))
+    lowest = message("nl", "%(sum)s, the lowest hand value")
+    assert seat_result(page, 0) == ("0", lowest.replace("%(sum)s", "2"))
+    tie = message(
+        "nl",
+        "Nobody went out: the players tied for the lowest hand value all win the blocked round and score zero.",
+    )
+    assert page.locator("#rd-calc-result .rd-calc-sentences").inner_text().startswith(tie)
+    # Twice: player 3 reaches the target (200), players 1 and 2 tie at 0: one more round.
+    page.click("#rd-calc-add-round")
+    assert page.locator("#rd-calc-sheet .rd-calc-status").count() == 0  # 100 is short of 200
+    page.click("#rd-calc-add-round")
+    assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == ["0", "0", "200"]
+    caption = message("nl", "The game ends when a player reaches %(target)s.").replace("%(target)s", "200")
+    assert page.locator("#rd-calc-sheet caption").inner_text() == caption
+    want = message(
+        "nl", "The target is reached, but several players tie for the lowest total: one more round is played."
+    )
+    assert page.locator("#rd-calc-sheet .rd-calc-status").inner_text() == want
+    # A new game empties the sheet.
+    page.click("#rd-calc-new-game")
+    assert page.locator("#rd-calc-sheet").inner_text().strip() == message("nl", "No round yet.")
+    problems.assert_none()
