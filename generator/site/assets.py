@@ -13,7 +13,8 @@ from importlib import resources
 from typing import Any
 
 FOLDER = "assets/rulesdoc"
-SCRIPT = f"{FOLDER}/calculator.mjs"  # the page's script; it imports ./scoring.mjs beside it
+SCRIPT = f"{FOLDER}/calculator.mjs"  # the page's script; it imports the two modules beside it
+WORDS = f"{FOLDER}/calculator_words.mjs"  # its sentences and numbers, in the page's language
 SCORER = f"{FOLDER}/scoring.mjs"
 
 
@@ -22,6 +23,7 @@ def site_files() -> dict[str, bytes]:
     package = resources.files("generator")
     return {
         SCRIPT: package.joinpath("site", "calculator.mjs").read_bytes(),
+        WORDS: package.joinpath("site", "calculator_words.mjs").read_bytes(),
         SCORER: package.joinpath("export", "scoring.mjs").read_bytes(),
     }
 

@@ -23,6 +23,9 @@ def calculator_problems(site: Path) -> list[str]:
         script = folder / found.group(1)
         if script.read_bytes() != (ROOT / "generator" / "site" / "calculator.mjs").read_bytes():
             problems.append(f"{code}: {found.group(1)} is not the package's calculator.mjs")
+        words = ROOT / "generator" / "site" / "calculator_words.mjs"
+        if (script.parent / "calculator_words.mjs").read_bytes() != words.read_bytes():
+            problems.append(f"{code}: the calculator's words beside it are not the package's")
         if (script.parent / "scoring.mjs").read_bytes() != (
             ROOT / "generator" / "export" / "scoring.mjs"
         ).read_bytes():
