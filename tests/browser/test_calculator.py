@@ -19,10 +19,10 @@ from generator.i18n.translate import Formatter, catalog_path, discover_languages
 from generator.spec.rules import load_rules
 
 from . import axe_gate, expected
-from .conftest import Problems
+from .conftest import Problems, open_context
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
@@ -243,4 +243,39 @@ def test_a_tie_for_the_lowest_total_plays_one_more_round_in_dutch(
     # A new game empties the sheet.
     page.click("#rd-calc-new-game")
     assert page.locator("#rd-calc-sheet").inner_text().strip() == message("nl", "No round yet.")
+    problems.assert_none()
+
+
+def test_in_use_on_a_phone_nothing_scrolls_sideways(
+    browser: Browser, problems: Problems, site_url: str
+) -> None:
+    """360 px, Portuguese (long card names), six players, a hand of many cards, a game sheet."""
+    context = open_context(browser, problems, viewport={"width": 360, "height": 800})
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        scoring_page(page, site_url, "pt")
+        page.select_option("#rd-calc-players", "6")
+        hands = [
+            ["QD", "10S", "JK"],
+            ["QH", "10H", "JK"],
+            ["KD", "9S", "JK"],
+            ["KC", "9C", "JK"],
+            ["AH", "AS", "8D"],
+        ]
+        for seat, cards in enumerate(hands, 1):
+            add_cards(page, seat, cards)
+        page.click("#rd-calc-add-round")
+        assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == [
+            "0",
+            "40",
+            "40",
+            "39",
+            "39",
+            "30",
+        ]
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"the page is {width} px wide at 360 px"
+    finally:
+        context.close()
     problems.assert_none()
