@@ -400,7 +400,9 @@ def test_a_percent_sign_in_a_title_renders_in_every_language(tmp_path: Path) -> 
             catalog = read_po(handle)
         entry = catalog[title]
         assert entry is not None and "no-python-format" in entry.flags, code
-        entry.string = translated[code] = f"{code}: 50 % off, 50 %"  # a lone %, and no number the source lacks
+        entry.string = translated[code] = (
+            f"{code}: 50 % off, 50 %"  # a lone %, and no number the source lacks
+        )
         entry.flags.discard("fuzzy")
         entry.previous_id = []
         with path.open("wb") as handle:

@@ -54,10 +54,10 @@ def test_moving_a_line_within_its_section_changes_no_note() -> None:
     assert notes_for(moved) == notes_for(TEMPLATE)
 
 
-def test_a_note_is_added_once_and_only_to_page_templates() -> None:
+def test_a_note_is_added_once_and_only_to_templates() -> None:
     catalog = Catalog()
     catalog.add("Once", locations=[("templates/a.md.j2", 2), ("templates/a.md.j2", 2), ("rules.yaml", 3)])
-    catalog.add("Elsewhere", locations=[("templates/_macros.j2", 1), ("mkdocs.yml", 4)])
+    catalog.add("Elsewhere", locations=[("mkdocs.yml", 4)])
     placement.add_notes(catalog, lambda name: "# Title\nOnce\n")
     assert catalog.get("Once").auto_comments == ['Shown on the page "a.md", in the section "Title".']
     assert catalog.get("Elsewhere").auto_comments == []
@@ -69,3 +69,16 @@ def test_every_entry_of_this_projects_template_has_a_note_to_translators() -> No
         template = read_po(handle)
     bare = [message.id for message in template if message.id and not message.auto_comments]
     assert bare == []
+
+
+def test_a_partials_messages_show_where_a_page_includes_it() -> None:
+    page = '# {{ _("Scoring") }}\n\n## {{ _("Try it") }}\n\n{% include "_calc.j2" %}\n'
+    catalog = Catalog()
+    catalog.add("Scoring", locations=[("templates/scoring.md.j2", 1)])
+    catalog.add("Players", locations=[("templates/_calc.j2", 3)])
+    catalog.add("Lonely", locations=[("templates/_unused.j2", 1)])
+    placement.add_notes(catalog, lambda name: page if name.endswith(".md.j2") else "x\n" * 5)
+    assert catalog.get("Players").auto_comments == [
+        'Shown on the page "scoring.md", in the section "Try it", from _calc.j2.'
+    ]
+    assert catalog.get("Lonely").auto_comments == ["Shown wherever a page includes _unused.j2."]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED, ROOT, copy_project
+from support.calculator import calculator_problems
 
 from generator.i18n import catalogs
 from generator.i18n.translate import catalog_path
@@ -300,3 +301,8 @@ def test_a_page_links_the_docs_folders_files_in_every_language(tmp_path: Path) -
             assert target.is_file() and target.parent == (site / "assets").resolve(), (code, link)
         assert '<a href="#top">' in html
     assert not (site / "da" / "assets").exists()
+
+
+def test_the_scoring_page_runs_the_bundles_scorer(site: Path) -> None:
+    """The calculator's script and, beside it, the export bundle's scoring.mjs (not a copy)."""
+    assert calculator_problems(site) == []

@@ -95,8 +95,15 @@ class _Live(html.parser.HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "script" and self._script is not None:
             text = "".join(self._script)
-            # The theme's __config JSON holds our (escaped) strings: judge the element, not its data.
-            self.found.append("<script " + (text.split("{")[0] if "__config" in text else text) + ">")
+            element = self._script[0]
+            if "type=application/json" in element:
+                # Data, never run (the calculator's strings, placed as text by its script): a
+                # catalog's "</script>" would have ended the element early, and its JSON not parse.
+                json.loads("".join(self._script[1:]))
+                self.found.append(f"<script {element}>")
+            else:
+                # The theme's __config JSON holds our (escaped) strings: judge the element, not its data.
+                self.found.append("<script " + (text.split("{")[0] if "__config" in text else text) + ">")
             self._script = None
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from support import PUBLISHED, ROOT, copy_project
+from support.calculator import calculator_problems
 from support.engines import engine_python, run
 
 pytestmark = pytest.mark.slow
@@ -105,3 +106,8 @@ def test_gap_search_has_no_stemmer_yet(python: Path) -> None:
     options = re.search(r'_reject_unknown_options\("search", search, \{([^}]*)\}', probe.stdout)
     assert options, "Zensical's search options moved: look again at its stemming support"
     assert set(re.findall(r'"(\w+)"', options.group(1))) == {"enabled", "separator"}
+
+
+def test_the_scoring_page_runs_the_bundles_scorer(site: Path) -> None:
+    """The calculator's script and, beside it, the export bundle's scoring.mjs (not a copy)."""
+    assert calculator_problems(site) == []

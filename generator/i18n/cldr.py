@@ -22,7 +22,7 @@ from typing import Literal
 
 from babel import Locale, UnknownLocaleError, localedata
 from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_group_symbol
 
 from generator.errors import Location, RulesdocError, short
 
@@ -186,6 +186,20 @@ class Formatter:
             format_decimal(value, locale=self.locale, group_separator=grouped, numbering_system=self.system)
         )
         return f"<bdi>{text}</bdi>" if self.isolate else text
+
+    def integer_format(self) -> dict[str, object]:
+        """How :meth:`number` writes a whole number, as data for a page's script: the group
+        separator, the group sizes (hi: 3 then 2), from how many digits it groups, and the zero
+        of the digits. Intl.NumberFormat would be the browser's CLDR, which may differ from the
+        page's (pt_PT's minimum grouping): the script follows the same data as the page."""
+        primary, secondary = self.locale.decimal_formats[None].grouping
+        return {
+            "group": get_group_symbol(self.locale, numbering_system=self.system),
+            "primary": primary,
+            "secondary": secondary,
+            "grouping_from": len(str(self._grouping_from)),  # digits: 4 groups 1 000, 5 only 10 000
+            "zero": ord(self._digits[ord("0")]) if self._digits else ord("0"),
+        }
 
     def percent(self, value: Fraction, exact: bool = True) -> str:
         """A share as a percentage: exact for rules ("12.5 %"), whole for statistics ("99 %")."""

@@ -9,8 +9,10 @@ A catalog therefore cannot add a tag, a link, emphasis or a table cell to a page
 from __future__ import annotations
 
 import html
+import json
 import re
 import unicodedata
+from typing import Any
 
 from generator.i18n import placeholders
 
@@ -47,6 +49,38 @@ def escape_message(message: str) -> str:
 def attribute(text: str) -> str:
     """Escape text for an HTML attribute value in double quotes."""
     return html.escape(" ".join(text.split()), quote=True)
+
+
+# In a string: what would end or comment out a <script> element's text or open markup there
+# ("</script>", "<!--"), and what the page check takes for a template's leftover ("{{", "%(").
+_SCRIPT_UNSAFE = re.compile("[<>&%{}\u2028\u2029]")
+
+
+def _json_string(text: str) -> str:
+    return _SCRIPT_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", json.dumps(text, ensure_ascii=False))
+
+
+def _json(value: Any) -> str:
+    if isinstance(value, dict):
+        items = (f"{_json_string(str(key))}:{_json(item)}" for key, item in sorted(value.items()))
+        return "{" + ",".join(items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_json(item) for item in value) + "]"
+    if isinstance(value, str):
+        return _json_string(value)
+    return json.dumps(value)  # a number, true, false, null
+
+
+def json_for_script(data: Any) -> str:
+    """JSON to place inside ``<script type="application/json">``: every ``<``, ``>``, ``&``, ``%``,
+    ``{`` and ``}`` of a string (a catalog's above all) written as its JSON escape, which JSON.parse
+    reads back; nested objects closed ``} }``. So no ``</script>`` or ``<!--`` a translation holds
+    ends the element, and the page check's leftovers (``}}``, ``%(``) mean what they meant.
+    Keys sorted: byte-identical rebuilds."""
+    text = _json(data)
+    while "}}" in text:
+        text = text.replace("}}", "} }")
+    return text
 
 
 def slugify(value: str, separator: str) -> str:

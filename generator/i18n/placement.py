@@ -47,22 +47,43 @@ def note(page: str, lines: list[str], lineno: int) -> str:
 
 
 def add_notes(catalog: Catalog, read: Callable[[str], str]) -> None:
-    """Give every message located in a page template the note saying where it shows.
+    """Give every message located in a page template, or in a partial a page includes, the note
+    saying where it shows.
 
     ``read`` returns a template's text by its location's file name (as extraction names it).
     """
     sources: dict[str, list[str]] = {}
+
+    def lines(filename: str) -> list[str]:
+        if filename not in sources:
+            sources[filename] = read(filename).splitlines()
+        return sources[filename]
+
+    pages = sorted({name for m in catalog for name, _ in m.locations if name.endswith(PAGE_SUFFIX)})
     for message in catalog:
         if not message.id:
             continue
         notes = []
         for filename, lineno in message.locations:
-            if not filename.endswith(PAGE_SUFFIX) or not lineno:
-                continue
-            if filename not in sources:
-                sources[filename] = read(filename).splitlines()
-            page = Path(filename).name[: -len(".j2")]
-            notes.append(note(page, sources[filename], lineno))
+            if filename.endswith(PAGE_SUFFIX) and lineno:
+                notes.append(note(Path(filename).name[: -len(".j2")], lines(filename), lineno))
+            elif Path(filename).name.startswith("_") and filename.endswith(".j2"):
+                notes += _partial_notes(Path(filename), pages, lines)
         for text in dict.fromkeys(notes):
             if text not in message.auto_comments:
                 message.auto_comments.append(text)
+
+
+def _partial_notes(partial: Path, pages: list[str], lines: Callable[[str], list[str]]) -> list[str]:
+    """A partial's messages show where a page of its folder names it (``{% include "_x.j2" %}``)."""
+    found = []
+    for page in pages:
+        if Path(page).parent != partial.parent:
+            continue
+        page_lines = lines(page)
+        for number, line in enumerate(page_lines, 1):
+            if partial.name in line:
+                where = note(Path(page).name[: -len(".j2")], page_lines, number).rstrip(".")
+                found.append(f"{where}, from {partial.name}.")
+                break
+    return found or [f"Shown wherever a page includes {partial.name}."]

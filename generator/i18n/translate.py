@@ -301,6 +301,14 @@ class Translator:
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self._marked(self._lookup(context, singular, plural, n))
 
+    def plain_marked(
+        self, message: str, context: str | None = None, plural: str | None = None, n: int = 1
+    ) -> tuple[str, bool]:
+        """A translation as plain text, and whether it is the English fallback: for a page's
+        script, which escapes it by where it lands (a miss is recorded as for the page's text)."""
+        text, fallback = self._lookup(context, message, plural, n)
+        return " ".join(text.split()), fallback
+
     def plain(self, message: str, context: str | None = None) -> str:
         """A translation as plain, unescaped text, for callers that escape for their own context."""
         return " ".join(self._lookup(context, message, None, 1)[0].split())

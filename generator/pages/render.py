@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +41,9 @@ from generator.i18n.translate import (
 from generator.i18n.verdicts import Verdict
 from generator.io import files, folders
 from generator.io.project import Project as Project  # where the inputs live; the CLI imports it alone
+from generator.pages.calculator import calculator_data
 from generator.pages.rebuild_memory import Memory, folder_stamp
+from generator.pages.template_errors import template_error
 from generator.pages.view import page_context
 from generator.spec.rules import load_rules
 
@@ -267,11 +268,17 @@ class Workspace:
         pages = []
         try:
             context = page_context(self.rules, translate, fmt, status)
+            calculator = calculator_data(self.env, self.project.templates, self.rules, translate, fmt)
             for name in self.names:
                 found_before = translate.found
                 try:
                     template = self.env.get_template(name)
-                    text = template.render(page=context, f=context.facts, num=fmt.number)
+                    text = template.render(
+                        page=context,
+                        f=context.facts,
+                        num=fmt.number,
+                        calculator=calculator,  # JSON for a <script> element, or None
+                    )
                 except RulesdocError:
                     raise
                 except Exception as error:  # anything a template does wrong is bad input, not a crash
@@ -314,51 +321,6 @@ def add_notice(text: str, translate: Translator, help_url: str | None, all_engli
     heading = _FIRST_HEADING.search(text)
     at = heading.end() if heading is not None else 0
     return text[:at] + ("\n" if heading is not None else "") + notice + text[at:].lstrip("\n")
-
-
-# ---------------------------------------------------------------- template errors, as one line
-
-
-def _template_frame(error: BaseException, templates: Path) -> Location | None:
-    """The innermost template line of a traceback (Jinja rewrites its frames to template lines)."""
-    root = templates.resolve()
-    found = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        path = Path(frame.filename)
-        if path.suffix == ".j2" and path.resolve().is_relative_to(root):
-            found = Location(display_path(path), frame.lineno)
-    return found
-
-
-def template_error(error: Exception, templates: Path, name: str) -> RulesdocError:
-    """Any failure of a template, as one line naming the template file and line."""
-    if isinstance(error, jinja2.TemplateSyntaxError):
-        path = display_path(templates / (error.name or name))
-        return RulesdocError(f"template syntax error: {error.message}", Location(path, error.lineno))
-    where = _template_frame(error, templates)
-    if isinstance(error, jinja2.TemplateNotFound):
-        missing = templates / error.name if error.name else None
-        if where is None and missing is not None and missing.is_dir():
-            return RulesdocError("is a directory, not a template file", Location(display_path(missing)))
-        return RulesdocError(
-            f"template {error.name!r} not found in {display_path(templates)}",
-            where or Location(display_path(templates / name)),
-        )
-    if isinstance(error, UnicodeDecodeError):  # the loader read a file: which one?
-        candidates = (p for p in sorted(templates.rglob("*")) if p.is_file())
-        culprit = next((p for p in candidates if p.read_bytes() == error.object), None)
-        if culprit is not None:
-            line = error.object[: error.start].count(b"\n") + 1
-            return RulesdocError(
-                f"template is not UTF-8 text ({error.reason}: byte 0x{error.object[error.start]:02x})",
-                Location(display_path(culprit), line),
-            )
-    if isinstance(error, OSError) and where is None:
-        return RulesdocError(
-            f"cannot read template: {error.strerror}", Location(display_path(templates / name))
-        )
-    what = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
-    return RulesdocError(f"template error: {what}", where or Location(display_path(templates / name)))
 
 
 # ---------------------------------------------------------------- writing pages

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
@@ -160,6 +161,8 @@ def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnviro
     shared.filters.update(theme_env.filters)
     shared.globals.update(theme_env.globals)
     shared.filters["url"] = _url
+    if "script_tag" in theme_env.filters:
+        shared.filters["script_tag"] = _script_tag(theme_env.filters["script_tag"])
     shared.theme_dirs = list(dirs)
     return shared
 
@@ -170,6 +173,22 @@ def _url(context: jinja2.runtime.Context, value: str) -> str:
     if current() is not None and rootfiles.has(value):
         value = "../" + value
     return theme_url(context, value)
+
+
+def _script_tag(original: Callable[..., str]) -> Callable[..., str]:
+    """MkDocs' ``script_tag`` filter (its own ``url``, not ours); in a language build, a script
+    of the site root's (the calculator's, :mod:`generator.site.assets`) is pointed there."""
+
+    @jinja2.pass_context
+    def script_tag(context: jinja2.runtime.Context, script: object) -> str:
+        tag = original(context, script)
+        path = str(script)
+        if current() is None or not rootfiles.has(path):
+            return tag
+        here = f'src="{theme_url(context, path)}"'
+        return Markup(str(tag).replace(here, f'src="{_url(context, path)}"', 1))
+
+    return script_tag
 
 
 def _theme_environment(theme: Theme) -> jinja2.Environment:

@@ -10,12 +10,14 @@ site source instead (:mod:`generator.site.zensical`).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
 import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
@@ -24,8 +26,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from generator.pages.render import Project
+from generator.site import assets, publishing, rootfiles
 from generator.site import build as sitebuild
-from generator.site import publishing, rootfiles
 from generator.site.main_build import MainBuild
 
 NOT_FOUND = "404.html"
@@ -59,6 +61,8 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         options = self.config
         self.run.configure(config, self._project(config), list(options.languages), options.strict)
+        # The scoring page's calculator, in every build (the language builds point at the root's).
+        config.extra_javascript = assets.with_script(list(config.extra_javascript), _module_script)
         return config
 
     def _project(self, config: MkDocsConfig) -> Project:
@@ -67,12 +71,13 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         return Project(root / options.rules, root / options.templates, root / options.locales, root)
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        (rootfiles.note if sitebuild.current() is None else rootfiles.share)(files)
-        for name, text in self.run.pages():
-            existing = files.get_file_from_path(name)
-            if existing is not None:
-                files.remove(existing)
-            files.append(File.generated(config, name, content=text))
+        if sitebuild.current() is None:
+            ours = assets.site_files()  # the calculator's scripts: once, at the site root, like docs/
+            _generate(files, config, ours.items())
+            rootfiles.note(files, also=tuple(ours))
+        else:
+            rootfiles.share(files)
+        _generate(files, config, self.run.pages())
         return files
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -119,3 +124,19 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
 
     def on_build_error(self, *, error: Exception) -> None:
         self.run.failed(error)
+
+
+def _generate(files: Files, config: MkDocsConfig, generated: Iterable[tuple[str, str | bytes]]) -> None:
+    """Our files (pages, scripts) in the build, in place of any the docs folder has of that name."""
+    for uri, content in generated:
+        existing = files.get_file_from_path(uri)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, uri, content=content))
+
+
+def _module_script(path: str) -> ExtraScriptValue:
+    """``extra_javascript`` entry of a module script, as MkDocs' validation makes one for ``.mjs``."""
+    script = ExtraScriptValue(path)
+    script.type = "module"
+    return script

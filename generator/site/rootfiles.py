@@ -35,15 +35,16 @@ def listing(theme_dirs: list[str], keep: Any) -> list[str]:
     return sorted(_root) if _root else _theme_files(theme_dirs, keep)
 
 
-def note(files: Files) -> None:
+def note(files: Files, also: tuple[str, ...] = ()) -> None:
     """The static files the main build copies to the site root, the theme's and the docs
-    folder's: every language is the same there, so the language builds point at these."""
+    folder's, and ``also`` (rulesdoc's own, :mod:`generator.site.assets`): every language is the
+    same there, so the language builds point at these."""
     global _root
     _root = frozenset(
         f.src_uri
         for f in files
         if not f.generated_by and not f.is_documentation_page() and f.inclusion is not InclusionLevel.EXCLUDED
-    )
+    ) | frozenset(also)
 
 
 def share(files: Files) -> None:

@@ -39,6 +39,7 @@ from generator.i18n import theme
 from generator.i18n.material_partials import LANGUAGE_PARTIALS, material_dir, parse_partial
 from generator.i18n.translate import Language
 from generator.pages.render import Project
+from generator.site import assets
 from generator.site.config_file import checked_site_url, plugin_options, read_config
 from generator.site.languages import LanguageSite, Rendering, prepare
 
@@ -245,6 +246,8 @@ def _language_config(
         config["plugins"] = {"search": {"separator": site.search.separator}}
     else:
         config["plugins"] = {"search": {"enabled": False}}
+    scripts = config.get("extra_javascript")
+    config["extra_javascript"] = assets.with_script(list(scripts) if isinstance(scripts, list) else [])
     extra = dict(config.get("extra") or {}) if isinstance(config.get("extra"), dict) else {}
     # The 404 page's switcher (every other page has its own, in its front matter).
     extra["alternate"] = [
@@ -292,6 +295,10 @@ def write_source(source: SiteSource, out: Path, theme_dir: Path | None = None) -
         docs = folder / "docs"
         if source.docs_dir.is_dir():
             shutil.copytree(source.docs_dir, docs, ignore=_ignore_pages(language), dirs_exist_ok=True)
+        for uri, content in assets.site_files().items():  # every build has its own copy
+            path = docs / uri
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
         for name, text in language.pages:
             path = docs / name
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -53,7 +53,10 @@ WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
            "Note: in hand, the ace and the joker cost more than when they are laid down.":
                "ملاحظة: الآص والجوكر في اليد أغلى منهما عند إنزالهما على الطاولة.",
            "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
-               "الآص الذي لا يساوي إلا نقطة واحدة في بداية السلسلة يكلّف %(ace)s إذا بقي في اليد."},
+               "الآص الذي لا يساوي إلا نقطة واحدة في بداية السلسلة يكلّف %(ace)s إذا بقي في اليد.",
+           # The calculator (test_the_calculator_runs_right_to_left); its other texts stay English.
+           "Number of players": "عدد اللاعبين", "Player %(number)s": "اللاعب %(number)s",
+           "%(card)s costs dearly if it stays in hand.": "%(card)s يكلّف كثيرًا إذا بقي في اليد."},
     "zh-Hant": {"Counting points": "計算分數", "In short": "簡而言之", "Permanent link": "永久連結",
                 "Made with %(name)s": "使用 %(name)s 製作", "404 - Not found": "404 - 找不到頁面",
                 "Rami help": "拉米說明"},
@@ -74,7 +77,9 @@ WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
            "The aim is to score as few points as possible: when someone reaches the target, the lowest total wins.":
                "点数はできるだけ少なくするのが目標です。誰かが目標点に達したら、合計点の最も低い人が勝ちです。",
            "Every opponent pays the value of the cards left in their hand.":
-               "相手は全員、手札に残ったカードの点数を払います。"},
+               "相手は全員、手札に残ったカードの点数を払います。",
+           # The calculator's sentence for one dear card (the page's example names two).
+           "%(card)s costs dearly if it stays in hand.": "%(card)sは手札に残ると高くつきます。"},
 }  # fmt: skip
 
 
@@ -119,6 +124,35 @@ def test_a_right_to_left_page_runs_right_to_left(
     assert found["chip"] == "auto"  # a card chip is isolated: it neither reorders nor is reordered
     assert page.locator("article h1").inner_text().startswith(WORDS[code]["Counting points"])
     page.screenshot(path=str(artifacts / f"scoring-{code}-rtl.png"), full_page=True)
+    problems.assert_none()
+
+
+CALCULATOR_JS = """() => {
+    const box = s => document.querySelector(s).getBoundingClientRect();
+    return {form: getComputedStyle(document.querySelector("#rd-calc form")).direction,
+            label: box("label[for=rd-calc-players]"), select: box("#rd-calc-players"),
+            isolated: document.querySelector("li[data-seat='1'] .rd-calc-sum bdi")?.textContent ?? null};
+}"""
+
+
+def test_the_calculator_runs_right_to_left(
+    page: Page, problems: Problems, world_url: str, artifacts: Path
+) -> None:
+    """Arabic: the form from the right, its names in Arabic, its sum isolated in its own order."""
+    page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
+    page.select_option("#rd-calc-players", "2")
+    page.uncheck("#rd-calc-opened-1")
+    for card in ["9H", "8C"]:  # never opened: 9 + 8 and the surcharge, under the cap of 50
+        page.select_option("#rd-calc-card-1", card)
+        page.click("#rd-calc-add-1")
+    row = page.locator("#rd-calc-result li[data-seat='1']")
+    assert row.locator("strong").inner_text() == "اللاعب 2"
+    assert row.locator(".rd-calc-points").inner_text() == "42"
+    found = page.evaluate(CALCULATOR_JS)
+    assert found["form"] == "rtl"
+    assert found["label"]["left"] > found["select"]["left"], found  # the label reads first: on the right
+    assert found["isolated"] == "9 + 8 + 25 = 42"  # the sum keeps its own order
+    page.locator("#rd-calc").screenshot(path=str(artifacts / "calculator-ar-rtl.png"))
     problems.assert_none()
 
 

@@ -1,0 +1,155 @@
+"""The scoring page's calculator: what its script needs, as one JSON document for the page.
+
+The script (``generator/site/calculator.mjs``) scores with the export bundle's ``scoring.mjs``
+and words the result with the same messages as the worked examples. Its texts are messages of
+the partial ``templates/_calculator.j2`` (so ``catalog extract`` finds them, the status page
+counts them and ``check`` reports what a catalog lacks), asked for here as plain text: the
+script places them with ``textContent``, never as markup, and marks an English fallback
+``lang="en"`` as the page does. A project without the partial has no calculator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from generator.engine import scoring as engine
+from generator.engine.cards import ALL_CARDS
+from generator.engine.model import Reason, Rules
+from generator.errors import RulesdocError
+from generator.i18n.markup import json_for_script
+from generator.i18n.translate import CARD_CONTEXT, Formatter, Translator, english_card_name
+from generator.pages.template_errors import template_error
+from generator.pages.view import MAX_PIPS
+from generator.spec.rules_data import rule_values
+
+CALCULATOR_TEMPLATE = "_calculator.j2"
+
+Message = str | dict[str, str]  # the language's text, or {"en": text}: the English fallback
+
+
+class PlainMessages:
+    """Gettext for the partial: plain text, an English fallback said as ``{"en": text}``.
+
+    Installed as the partial's own ``_``/``gettext``/``ngettext``/``pgettext``/``npgettext``
+    (render variables shadow the page's); keyword arguments (placeholders) are left for the
+    script to fill.
+    """
+
+    def __init__(self, translate: Translator) -> None:
+        self.translate = translate
+
+    def _message(self, found: tuple[str, bool]) -> Message:
+        text, fallback = found
+        return {"en": text} if fallback else text
+
+    def gettext(self, message: str, **_placeholders: object) -> Message:
+        return self._message(self.translate.plain_marked(message))
+
+    def ngettext(self, singular: str, plural: str, n: int, **_placeholders: object) -> Message:
+        return self._message(self.translate.plain_marked(singular, None, plural, n))
+
+    def pgettext(self, context: str, message: str, **_placeholders: object) -> Message:
+        return self._message(self.translate.plain_marked(message, context))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, **_placeholders: object) -> Message:
+        return self._message(self.translate.plain_marked(singular, context, plural, n))
+
+
+@dataclass(frozen=True)
+class CapWords:
+    """Which words of a capped never-opened player these rules can need: the fixed cap, and the
+    target share said as "the target", "half the target" or a percentage, exact or rounded down,
+    each only where it binds at some number of players (a page says nothing the rules never do)."""
+
+    fixed: bool
+    whole: bool
+    half: bool
+    half_rounded: bool
+    share: bool
+    share_rounded: bool
+
+
+def cap_words(rules: Rules) -> CapWords:
+    binding = [(n, engine.never_opened_cap(rules, n)[1]) for n in rules.player_counts]
+    share_counts = [n for n, reason in binding if reason is Reason.CAPPED_TARGET_SHARE]
+    rounded = any(engine.target_share_rounded(rules, n) for n in share_counts)
+    exact = any(not engine.target_share_rounded(rules, n) for n in share_counts)
+    kind = fraction_kind(rules)
+    return CapWords(
+        fixed=any(reason is Reason.CAPPED_FIXED for _, reason in binding),
+        whole=kind == "whole" and bool(share_counts),
+        half=kind == "half" and exact,
+        half_rounded=kind == "half" and rounded,
+        share=kind == "share" and exact,
+        share_rounded=kind == "share" and rounded,
+    )
+
+
+def dear_kinds(rules: Rules) -> int:
+    """How many kinds of card cost more than a face card under these rules (joker, ace, pips)."""
+    values = rules.card_values
+    worth = [values.joker, values.ace, *range(MAX_PIPS, 1, -1)]
+    return sum(value > values.face for value in worth)
+
+
+def fraction_kind(rules: Rules) -> str:
+    """Which words say the target share: "the target", "half the target", or a percentage."""
+    fraction = rules.cap_target_fraction
+    return "whole" if fraction == 1 else "half" if fraction * 2 == 1 else "share"
+
+
+def cards(translate: Translator) -> list[dict[str, Message]]:
+    """Every card kind of the deck, in the deck's order, named as the worked examples name it."""
+    plain = PlainMessages(translate)
+    found: list[dict[str, Message]] = []
+    for card in ALL_CARDS:
+        suit = card.suit
+        found.append({
+            "code": card.code,
+            "name": plain.pgettext(CARD_CONTEXT, english_card_name(card)),
+            "symbol": "★" if suit is None else suit.symbol,
+            "colour": "joker" if suit is None else "red" if suit.is_red else "black",
+        })  # fmt: skip
+    return found
+
+
+def calculator_data(
+    env: jinja2.Environment, templates: Path, rules: Rules, translate: Translator, fmt: Formatter
+) -> str | None:
+    """The calculator's JSON for the page (safe inside ``<script>``), or None without the partial."""
+    if not (templates / CALCULATOR_TEMPLATE).is_file():
+        return None
+    plain = PlainMessages(translate)
+    try:
+        module = env.get_template(CALCULATOR_TEMPLATE).make_module({
+            "_": plain.gettext, "gettext": plain.gettext, "ngettext": plain.ngettext,
+            "pgettext": plain.pgettext, "npgettext": plain.npgettext,
+            # A sentence naming seats has a form for each number of them (one to all but one).
+            "seat_counts": range(1, rules.players_max),
+            # ... and one naming dear kinds of card beside the dearest: up to all the others.
+            "others_counts": range(1, dear_kinds(rules)),
+            "caps": cap_words(rules),
+        })  # fmt: skip
+        messages: Any = module.messages  # type: ignore[attr-defined]
+    except RulesdocError:
+        raise
+    except Exception as error:  # the partial is project input, like a page
+        raise template_error(error, templates, CALCULATOR_TEMPLATE) from None
+    language = translate.language
+    data = {
+        "lang": language.tag,
+        "dir": language.direction,
+        "rules": rule_values(rules, with_examples=False),
+        "numbers": fmt.integer_format(),
+        "list": dict(fmt.locale.list_patterns["standard"]),  # how the page joins names (Babel's)
+        "fraction": fraction_kind(rules),
+        "share": fmt.percent(rules.cap_target_fraction),
+        "share_rounded": [engine.target_share_rounded(rules, n) for n in range(rules.players_max + 1)],
+        "cards": cards(translate),
+        "messages": messages,
+    }
+    return json_for_script(data)

@@ -1,0 +1,35 @@
+"""rulesdoc's own files in every site: the scoring page's calculator and the scorer it runs.
+
+The scorer is the export bundle's ``scoring.mjs`` itself, read from the package (not a copy),
+so the page and the apps score with one module. Every engine gets the same files at the same
+paths: the MkDocs plugin adds them to the main build (the language builds point at the site
+root's), the site source writes them into every language's docs folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+FOLDER = "assets/rulesdoc"
+SCRIPT = f"{FOLDER}/calculator.mjs"  # the page's script; it imports the two modules beside it
+WORDS = f"{FOLDER}/calculator_words.mjs"  # its sentences and numbers, in the page's language
+SCORER = f"{FOLDER}/scoring.mjs"
+
+
+def site_files() -> dict[str, bytes]:
+    """The files by their path in the site, as bytes: the same package gives the same bytes."""
+    package = resources.files("generator")
+    return {
+        SCRIPT: package.joinpath("site", "calculator.mjs").read_bytes(),
+        WORDS: package.joinpath("site", "calculator_words.mjs").read_bytes(),
+        SCORER: package.joinpath("export", "scoring.mjs").read_bytes(),
+    }
+
+
+def with_script(scripts: list[Any], make: Callable[[str], Any] = str) -> list[Any]:
+    """A configuration's ``extra_javascript`` with the calculator's, once. ``make``: the entry as
+    the engine's validated configuration holds it (MkDocs: a module script's value); as text,
+    the ``.mjs`` name makes it a module for the engine that reads the configuration."""
+    return scripts if any(str(script) == SCRIPT for script in scripts) else [*scripts, make(SCRIPT)]

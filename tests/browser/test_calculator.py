@@ -1,0 +1,281 @@
+"""The scoring page's calculator in Chromium: the page's own scorer against every conformance
+vector, a reader entering rounds in Danish and Hindi, and numbers written as the page writes them.
+
+Expected values come from the Python engine (the vectors), from the catalogs' texts filled in by
+hand, and from Babel (the page's numbers): none from the script under test.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from support import ROOT
+
+from generator.export.conformance import conformance
+from generator.i18n import po
+from generator.i18n.translate import Formatter, catalog_path, discover_languages
+from generator.spec.rules import load_rules
+
+from . import axe_gate, expected
+from .conftest import Problems, open_context
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+# The page's own scorer: the module its calculator script imports, resolved from that script's URL
+# (the same module instance the page runs), and the rules the page embeds.
+RUN_VECTORS_JS = """async vectors => {
+    const script = document.querySelector('script[src$="rulesdoc/calculator.mjs"]');
+    const { score } = await import(new URL("scoring.mjs", script.src).href);
+    const rules = JSON.parse(document.getElementById("rd-calc-data").textContent).rules;
+    return vectors.map(vector => ({ id: vector.id, got: score(rules, vector.input) }));
+}"""
+
+FORMAT_JS = """async numbers => {
+    const script = document.querySelector('script[src$="rulesdoc/calculator.mjs"]');
+    const { formatNumber } = await import(script.src);
+    const format = JSON.parse(document.getElementById("rd-calc-data").textContent).numbers;
+    return numbers.map(n => formatNumber(n, format));
+}"""
+
+# A message the catalog lacks comes as {"en": text}: placed as text in an element marked English,
+# as the page marks its own fallbacks (generator/i18n/translate.py FALLBACK_OPEN).
+FALLBACK_JS = """async () => {
+    const script = document.querySelector('script[src$="rulesdoc/calculator.mjs"]');
+    const { Words } = await import(script.src);
+    const words = new Words(JSON.parse(document.getElementById("rd-calc-data").textContent));
+    const holder = document.createElement("p");
+    holder.append(words.say({ en: "<b>Player</b> %(number)s" }, { number: "7" }), " ", words.say("Spiller %(number)s", { number: "2" }));
+    return holder.innerHTML;
+}"""
+
+NUMBERS = [0, 5, 74, 999, 1000, 2500, 12500, 123456, 1234567]
+
+
+def scoring_page(page: Page, site_url: str, code: str) -> None:
+    response = page.goto(expected.page_url(site_url, code), wait_until="networkidle")
+    assert response is not None and response.ok
+    page.locator("#rd-calc form").wait_for()
+
+
+def message(code: str, msgid: str, context: str | None = None) -> str:
+    """A catalog's translation, as its translator wrote it (a plural message: its first form)."""
+    loaded = po.load(catalog_path(ROOT / "locales", code), ROOT)
+    found = loaded.catalog.get(msgid, context)
+    assert found is not None and found.string, f"{code}: no translation of {msgid!r}"
+    text = found.string[0] if isinstance(found.string, tuple) else found.string
+    return " ".join(text.split())
+
+
+def add_cards(page: Page, seat: int, codes: list[str]) -> None:
+    for code in codes:
+        page.select_option(f"#rd-calc-card-{seat}", code)
+        page.click(f"#rd-calc-add-{seat}")
+
+
+def seat_result(page: Page, seat: int) -> tuple[str, str]:
+    """A seat's shown points and its arithmetic line ("" where none shows)."""
+    row = page.locator(f"#rd-calc-result li[data-seat='{seat}']")
+    points = row.locator(".rd-calc-points").inner_text().strip()
+    sums = row.locator(".rd-calc-sum")
+    return points, (sums.inner_text().strip() if sums.count() else "")
+
+
+def test_every_conformance_vector_through_the_page_module(
+    page: Page, problems: Problems, site_url: str
+) -> None:
+    vectors: list[dict[str, Any]] = conformance(load_rules(ROOT / "rules.yaml", ROOT))["vectors"]
+    assert len(vectors) >= 50
+    scoring_page(page, site_url, "en")
+    results = page.evaluate(RUN_VECTORS_JS, vectors)
+    wrong = [
+        f"{vector['id']}: expected {vector['expected']}, got {result['got']}"
+        for vector, result in zip(vectors, results, strict=True)
+        if json.loads(json.dumps(result["got"])) != vector["expected"]
+    ]
+    assert not wrong, "\n".join(wrong)
+    problems.assert_none()
+
+
+@pytest.mark.parametrize("code", ["en", "da", "hi", "pt"])
+def test_numbers_as_the_page_writes_them(page: Page, site_url: str, code: str) -> None:
+    language = next(lang for lang in discover_languages(ROOT / "locales", ROOT) if lang.code == code)
+    babel = Formatter(language.locale)
+    scoring_page(page, site_url, code)
+    assert page.evaluate(FORMAT_JS, NUMBERS) == [babel.number(n) for n in NUMBERS]
+
+
+def test_an_english_fallback_is_marked_and_stays_text(page: Page, site_url: str) -> None:
+    scoring_page(page, site_url, "da")
+    assert page.evaluate(FALLBACK_JS) == (
+        '<span lang="en" class="rd-untranslated" dir="ltr">&lt;b&gt;Player&lt;/b&gt; 7</span> Spiller 2'
+    )
+
+
+# The worked examples' table: its first row, the example "an ace, a joker and a five are left".
+FIRST_EXAMPLE_JS = """() => {
+    const row = [...document.querySelectorAll("article table")].find(t => t.querySelector(".rd-hand")).tBodies[0].rows[0];
+    return {situation: row.cells[0].innerText, sums: [...row.cells[2].querySelectorAll(".rd-sum")].map(s => s.innerText.trim())};
+}"""
+
+
+@pytest.mark.parametrize("code", ["da", "hi", "nl"])
+def test_the_first_worked_example_reads_the_same_in_the_calculator(
+    page: Page, site_url: str, code: str
+) -> None:
+    """The same round (the winner out; an opponent holds AH JK 5C): the same sentence, the same sum."""
+    scoring_page(page, site_url, code)
+    example = page.evaluate(FIRST_EXAMPLE_JS)
+    add_cards(page, 1, ["AH", "JK", "5C"])
+    sentence = page.locator("#rd-calc-result .rd-calc-sentences").inner_text()
+    assert sentence and sentence in example["situation"], (sentence, example["situation"])
+    assert seat_result(page, 1) == ("36", "11 + 20 + 5 = 36")
+    assert example["sums"] == ["11 + 20 + 5 = 36"]
+
+
+def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_url: str) -> None:
+    scoring_page(page, site_url, "da")
+    assert page.locator("#rd-calc h2").inner_text() == message("da", "Score your round")
+    # Two players; player 1 went out (the default); player 2 never opened and holds 49 points.
+    page.select_option("#rd-calc-players", "2")
+    page.uncheck("#rd-calc-opened-1")
+    add_cards(page, 1, ["KH", "KS", "QD", "JC", "9H"])
+    line = message("da", "%(sum)s, capped at %(cap)s (half the target)")
+    want = line.replace("%(sum)s", "10 + 10 + 10 + 10 + 9 + 25 = 74").replace("%(cap)s", "50")
+    assert seat_result(page, 1) == ("50", want)
+    assert seat_result(page, 0) == ("0", "")
+    sentence = message(
+        "da", "%(seats)s pays half the target: their hand value plus the surcharge is more than that."
+    )
+    assert page.locator("#rd-calc-result .rd-calc-sentences").inner_text() == sentence.replace(
+        "%(seats)s", message("da", "Player %(number)s").replace("%(number)s", "2")
+    )
+    # Card names are the chips' names of the worked examples ("hjerter konge").
+    chip = page.locator("#rd-calc-hand-1 [data-card='KH']")
+    assert message("da", "king of hearts", "card") in chip.inner_text()
+    # A third ace of hearts: two decks hold two. The reason shows in Danish, in the live region.
+    add_cards(page, 1, ["AH", "AH", "AH"])
+    result = page.locator("#rd-calc-result")
+    assert result.get_attribute("aria-live") == "polite"
+    assert result.inner_text().strip() == message(
+        "da", "This round is not possible: two decks hold every card only twice."
+    )
+    assert axe_gate.run(page).lines("da/scoring.html, a round refused") == []
+    # Removing one of them scores the round again: 49 + 22 + 25 = 96, still capped at 50.
+    page.locator("#rd-calc-hand-1 li").filter(has=page.locator("[data-card='AH']")).first.locator(
+        "button"
+    ).click()
+    assert seat_result(page, 1)[0] == "50"
+    problems.assert_none()
+
+
+def test_a_reader_keeps_a_game_in_hindi(page: Page, problems: Problems, site_url: str) -> None:
+    scoring_page(page, site_url, "hi")
+    # Three players: player 2 goes out; player 1 opened (5 + 6); player 3 never opened (a joker).
+    page.select_option("#rd-calc-players", "3")
+    page.check("#rd-calc-out-1")
+    add_cards(page, 0, ["5C", "6D"])
+    page.uncheck("#rd-calc-opened-2")
+    add_cards(page, 2, ["JK"])
+    assert seat_result(page, 0) == ("11", "5 + 6 = 11")
+    assert seat_result(page, 1) == ("0", "")
+    assert seat_result(page, 2) == ("45", "20 + 25 = 45")
+    # Hand rummy needs nobody else opened: player 1 did, so the round is refused, in Hindi.
+    page.check("#rd-calc-rummy")
+    want = message("hi", "This round is not possible: with hand rummy, nobody else has opened.")
+    assert page.locator("#rd-calc-result").inner_text().strip() == want
+    page.uncheck("#rd-calc-opened-0")
+    assert [seat_result(page, seat)[0] for seat in range(3)] == ["200", "0", "200"]
+    # The round in the game: 200 for players 1 and 3 reaches the target of 200 for three players,
+    # and player 2's 0 is the one lowest total: player 2 wins.
+    page.click("#rd-calc-add-round")
+    totals = page.locator("#rd-calc-sheet tfoot td").all_inner_texts()
+    assert totals == ["200", "0", "200"]
+    won = message("hi", "The game is over: %(player)s wins with the lowest total.")
+    player = message("hi", "Player %(number)s").replace("%(number)s", "2")
+    assert page.locator("#rd-calc-sheet .rd-calc-status").inner_text() == won.replace("%(player)s", player)
+    # One more round after the end is refused, and the sheet keeps its one round.
+    page.click("#rd-calc-add-round")
+    assert message("hi", "The game is over: start a new game.") in page.locator("#rd-calc-sheet").inner_text()
+    assert page.locator("#rd-calc-sheet tbody tr").count() == 1
+    assert axe_gate.run(page).lines("hi/scoring.html, a game kept") == []
+    problems.assert_none()
+
+
+def test_a_tie_for_the_lowest_total_plays_one_more_round_in_dutch(
+    page: Page, problems: Problems, site_url: str
+) -> None:
+    scoring_page(page, site_url, "nl")
+    # A blocked round of three: players 1 and 2 tie for the lowest hand (a two each) and score 0;
+    # player 3 never opened: 60 + 20 + 25 = 105, over the fixed cap of 100 (half the target of
+    # 200 is 100 too: the fixed cap is the one named).
+    page.select_option("#rd-calc-players", "3")
+    page.check("#rd-calc-out-none")
+    add_cards(page, 0, ["2C"])
+    add_cards(page, 1, ["2D"])
+    page.uncheck("#rd-calc-opened-2")
+    add_cards(page, 2, ["KH", "KS", "QD", "QH", "JC", "JD", "JK"])
+    capped = message("nl", "%(sum)s, capped at %(cap)s (the fixed cap)")
+    sum_line = "10 + 10 + 10 + 10 + 10 + 10 + 20 + 25 = 105"
+    assert seat_result(page, 2) == ("100", capped.replace("%(sum)s", sum_line).replace("%(cap)s", "100"))
+    lowest = message("nl", "%(sum)s, the lowest hand value")
+    assert seat_result(page, 0) == ("0", lowest.replace("%(sum)s", "2"))
+    tie = message(
+        "nl",
+        "Nobody went out: the players tied for the lowest hand value all win the blocked round and score zero.",
+    )
+    assert page.locator("#rd-calc-result .rd-calc-sentences").inner_text().startswith(tie)
+    # Twice: player 3 reaches the target (200), players 1 and 2 tie at 0: one more round.
+    page.click("#rd-calc-add-round")
+    assert page.locator("#rd-calc-sheet .rd-calc-status").count() == 0  # 100 is short of 200
+    page.click("#rd-calc-add-round")
+    assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == ["0", "0", "200"]
+    caption = message("nl", "The game ends when a player reaches %(target)s.").replace("%(target)s", "200")
+    assert page.locator("#rd-calc-sheet caption").inner_text() == caption
+    want = message(
+        "nl", "The target is reached, but several players tie for the lowest total: one more round is played."
+    )
+    assert page.locator("#rd-calc-sheet .rd-calc-status").inner_text() == want
+    # A new game empties the sheet.
+    page.click("#rd-calc-new-game")
+    assert page.locator("#rd-calc-sheet").inner_text().strip() == message("nl", "No round yet.")
+    problems.assert_none()
+
+
+def test_in_use_on_a_phone_nothing_scrolls_sideways(
+    browser: Browser, problems: Problems, site_url: str
+) -> None:
+    """360 px, Portuguese (long card names), six players, a hand of many cards, a game sheet."""
+    context = open_context(browser, problems, viewport={"width": 360, "height": 800})
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        scoring_page(page, site_url, "pt")
+        page.select_option("#rd-calc-players", "6")
+        hands = [
+            ["QD", "10S", "JK"],
+            ["QH", "10H", "JK"],
+            ["KD", "9S", "JK"],
+            ["KC", "9C", "JK"],
+            ["AH", "AS", "8D"],
+        ]
+        for seat, cards in enumerate(hands, 1):
+            add_cards(page, seat, cards)
+        page.click("#rd-calc-add-round")
+        assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == [
+            "0",
+            "40",
+            "40",
+            "39",
+            "39",
+            "30",
+        ]
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"the page is {width} px wide at 360 px"
+    finally:
+        context.close()
+    problems.assert_none()

@@ -1,0 +1,80 @@
+"""The calculator's data block: the catalogs' texts as JSON that no catalog string can break out of."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from support import copy_project
+
+from generator.i18n.markup import json_for_script
+from generator.i18n.translate import catalog_path
+from generator.pages.render import Project, Workspace
+
+
+def test_a_catalog_string_cannot_end_the_script_element() -> None:
+    hostile = {"messages": {"heading": "</script><script>alert(1)</script><!-- %(x)s {{ y }} & >"}}
+    text = json_for_script(hostile)
+    # Not one "<" survives as itself: no "</script>", no "<!--"; JSON.parse reads the escapes back.
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == hostile
+
+
+def test_no_template_leftover_the_page_check_looks_for() -> None:
+    text = json_for_script({"a": {"b": {"c": "%(seats)s {{ x }} {% y %}"}}})
+    for leftover in ("{{", "}}", "{%", "%}", "%("):
+        assert leftover not in text
+    assert json.loads(text) == {"a": {"b": {"c": "%(seats)s {{ x }} {% y %}"}}}
+
+
+def test_keys_sorted_for_identical_rebuilds() -> None:
+    assert json_for_script({"b": 1, "a": [True, None, "x"]}) == '{"a":[true,null,"x"],"b":1}'
+
+
+def _data(page_text: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="rd-calc-data">(.*?)</script>', page_text)
+    assert found, "no calculator data block on the scoring page"
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def test_the_page_carries_the_catalogs_texts_and_marks_a_missing_one(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project", rules=None)
+    catalog = catalog_path(root / "locales", "da")
+    text = catalog.read_text("utf-8")
+    assert 'msgstr "Har åbnet"' in text
+    catalog.write_text(text.replace('msgstr "Har åbnet"', 'msgstr ""'), "utf-8")
+    workspace = Workspace.load(Project.at(root))
+    results = workspace.render(workspace.languages)
+    danish = results["da"]
+    page = next(p for p in danish.pages if p.name == "scoring.md")
+    data = _data(page.text)
+    assert data["lang"] == "da" and data["dir"] == "ltr"
+    # Translated texts as the translators wrote them; the one missing comes as English, to be
+    # marked lang="en" by the script, and is reported as a miss of the partial's line.
+    assert data["messages"]["players"] == "Antal spillere"
+    assert data["messages"]["opened"] == {"en": "Has opened"}
+    missed = {miss.key: miss.where for miss in danish.missed}
+    where = missed[("Has opened", None)]
+    assert where is not None and where.path.endswith("templates/_calculator.j2")
+    # Card names are the chips' names ("hjerter konge"), with their grammar.
+    king = next(card for card in data["cards"] if card["code"] == "KH")
+    assert king == {"code": "KH", "name": "hjerter konge", "symbol": "♥", "colour": "red"}
+    assert len(data["cards"]) == 53
+    # A sentence naming seats: one text per number of seats, one to all players but one.
+    forms = data["messages"]["sentences"]["never_opened"]
+    assert len(forms) == data["rules"]["players"]["max"] - 1
+    assert data["rules"]["never_opened"] == {"surcharge": 25, "cap": 100, "cap_target_fraction": 0.5}
+    # Danish numbers: "." groups thousands, from four digits.
+    assert data["numbers"] == {"group": ".", "primary": 3, "secondary": 3, "grouping_from": 4, "zero": 48}
+
+
+def test_a_project_without_the_partial_has_no_calculator(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project", rules=None)
+    (root / "templates" / "_calculator.j2").unlink()
+    workspace = Workspace.load(Project.at(root))
+    english = workspace.render(workspace.languages[:1])["en"]
+    page = next(p for p in english.pages if p.name == "scoring.md")
+    assert "rd-calc" not in page.text
