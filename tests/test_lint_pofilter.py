@@ -224,3 +224,11 @@ def test_end_punctuation_tells_a_full_stop_from_a_colon_or_none() -> None:
     assert [end_mark(t) for t in ("Over.", "Over:", "Over", "Over…", "Over...", "Over?")] == [
         "full stop", "colon", None, "ellipsis", "ellipsis", "question mark"
     ]  # fmt: skip
+
+
+def test_a_number_the_source_spells_out_may_be_written_in_digits() -> None:
+    from generator.lint.wording import spelled_numbers
+
+    assert spelled_numbers("Two to ten") == {"2", "10"}
+    assert spelled_numbers("An ace worth only one point, the first card") == {"1"}
+    assert spelled_numbers("Nonetheless, someone") == set()  # words, not parts of words

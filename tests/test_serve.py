@@ -384,7 +384,7 @@ def break_with_deep_glossary(root: Path) -> Callable[[], None]:
         (break_by_removing_rules, "rules.yaml", 33),
         (break_with_deep_glossary, "locales/da/glossary.yaml", 34),
         (break_with_bad_charset, str(DANISH_PO), 31),
-        (break_with_a_folder_not_cldr, 'locales/da.x" onmouseover="alert(1)', 32),
+        (break_with_a_folder_not_cldr, 'locales/da.x" onmouseover="alert(1)/LC_MESSAGES/messages.po', 32),
     ],
     ids=["huge-integer", "rules-removed", "deep-glossary", "bad-charset", "folder-not-cldr"],
 )

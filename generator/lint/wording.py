@@ -58,6 +58,23 @@ def numbers(text: str) -> set[str]:
     }
 
 
+# The source language's number words (messages are written in English): "Two to ten" may be
+# "2〜10" in Japanese, "only one point" "1点". A number a translation writes as digits where
+# the source spells it is the same number.
+_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+_SPELLED = {word: str(n) for n, word in enumerate(_WORDS)} | {w: str(n) for n, w in enumerate(_ORDINALS, 1)}
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def spelled_numbers(text: str) -> set[str]:
+    """The numbers an English text spells out ("two", "Ten", "first")."""
+    return {_SPELLED[word] for word in (w.lower() for w in _WORD.findall(text)) if word in _SPELLED}
+
+
 @check("numbers", category=Category.MESSAGE)
 def added_numbers(subject: Subject) -> Iterator[Finding]:
     """A translation writes no number its source lacks: every number on these pages comes from the engine.
@@ -66,7 +83,8 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
     the drift the engine exists to prevent: it stays when the rules change.
     """
     for message, label, _, text in _forms(subject):
-        allowed = numbers(" ".join(printed(message, source) for source in ids(message)))
+        source = " ".join(printed(message, msgid) for msgid in ids(message))
+        allowed = numbers(source) | spelled_numbers(source)
         added = sorted(numbers(printed(message, text)) - allowed, key=lambda n: (len(n), n))
         if added:
             yield subject.finding(

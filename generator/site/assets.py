@@ -20,11 +20,12 @@ SCORER = f"{FOLDER}/scoring.mjs"
 
 def site_files() -> dict[str, bytes]:
     """The files by their path in the site, as bytes: the same package gives the same bytes."""
-    package = resources.files("generator")
+    # Each beside the module that owns it, wherever that package was imported from.
+    site, export = resources.files("generator.site"), resources.files("generator.export")
     return {
-        SCRIPT: package.joinpath("site", "calculator.mjs").read_bytes(),
-        WORDS: package.joinpath("site", "calculator_words.mjs").read_bytes(),
-        SCORER: package.joinpath("export", "scoring.mjs").read_bytes(),
+        SCRIPT: site.joinpath("calculator.mjs").read_bytes(),
+        WORDS: site.joinpath("calculator_words.mjs").read_bytes(),
+        SCORER: export.joinpath("scoring.mjs").read_bytes(),
     }
 
 
