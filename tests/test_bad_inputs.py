@@ -173,7 +173,7 @@ def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         item.callspec.params["case"]["name"]
         for item in request.session.items
         # this module's cases only: other modules have parameters named "case" too
-        if item.module is request.module and hasattr(item, "callspec") and "case" in item.callspec.params
+        if item.path == Path(__file__) and hasattr(item, "callspec") and "case" in item.callspec.params
     }
     base = tmp_path_factory.mktemp("bad_inputs")
     pristine = copy_project(base / "_good")
