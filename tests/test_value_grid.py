@@ -293,6 +293,15 @@ def assert_notes_hold(page: str, rules: Rules, translate: Translator, where: str
         assert (translate.gettext(note) in page) == (note == expected), f"{where}: {note!r}"
 
 
+# The source's words for the player counts the rules allow (two decks deal at most eight).
+COUNT_WORDS = dict(enumerate(("two", "three", "four", "five", "six", "seven", "eight"), 2))
+
+
+def count_words(translate: Translator, counts: list[int]) -> list[str]:
+    """Player counts as a sentence says them: each in its catalog's word ("to", "dua")."""
+    return [translate.pgettext("player count", COUNT_WORDS[n]) for n in counts]
+
+
 def equal_counts(rules: Rules) -> list[int]:
     """Player counts where the target share equals the fixed cap."""
     return [
@@ -335,16 +344,16 @@ def assert_lower_cap_sentence(
         found = (
             says(page, translate, msgid)
             if msgid != EQUAL
-            else translate.gettext(EQUAL) % {"players": fmt.list([fmt.number(n) for n in equal], style="or")}
+            else translate.gettext(EQUAL) % {"players": fmt.list(count_words(translate, equal), style="or")}
             in page.splitlines()
         )
         assert found == expected, f"{where}: {msgid!r} for share counts {counts}, equal {equal}"
     if equal:
-        numbers = fmt.list([fmt.number(n) for n in equal], style="or")
+        numbers = fmt.list(count_words(translate, equal), style="or")
         msgid = EQUAL_THEN_FIXED if sentences[EQUAL_THEN_FIXED] else EQUAL
         assert translate.gettext(msgid) % {"players": numbers} in page, f"{where}: equal at {equal}"
     if sentences[SOME_COUNTS]:
-        numbers = [fmt.number(n) for n in counts]
+        numbers = count_words(translate, counts)
         alternatives = translate.gettext(SOME_COUNTS) % {"players": fmt.list(numbers, style="or")}
         assert alternatives in page, f"{where}: counts {counts} are not alternatives"
         if len(counts) > 1:

@@ -20,6 +20,7 @@ from generator.errors import short
 from generator.i18n import placeholders as printf
 from generator.i18n.cldr import PSEUDO_CODE
 from generator.i18n.po import forms, ids
+from generator.i18n.translate import COUNT_CONTEXT, COUNT_WORDS
 from generator.i18n.verdicts import NO_FORMAT
 from generator.lint.inputs import Subject
 from generator.lint.model import Finding, Severity
@@ -63,10 +64,14 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
     """A translation writes no number its source lacks: every number on these pages comes from the engine.
 
     A number of the source may be spelled out ("three"); a number typed into a translation is
-    the drift the engine exists to prevent: it stays when the rules change.
+    the drift the engine exists to prevent: it stays when the rules change. A player count's
+    word ("three", context "player count") may be written as its digit by a language that
+    prefers digits.
     """
+    spelled = {(word, COUNT_CONTEXT): str(count) for count, word in COUNT_WORDS.items()}
     for message, label, _, text in _forms(subject):
         allowed = numbers(" ".join(printed(message, source) for source in ids(message)))
+        allowed |= {spelled[key]} if (key := (message.id, message.context)) in spelled else set()
         added = sorted(numbers(printed(message, text)) - allowed, key=lambda n: (len(n), n))
         if added:
             yield subject.finding(
