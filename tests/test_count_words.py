@@ -2,8 +2,8 @@
 spillere…"), one message per count the rules can allow (context "player count"); a language
 that writes small counts as digits translates the word as the digit.
 
-The check over the value grid (every language, every rule value) is in test_value_grid.py,
-``assert_counts_are_words``.
+The check over the value grid (every language, every rule value: test_value_grid.py) is
+``support.running_text.assert_counts_are_words``; here it is shown to catch a count in digits.
 """
 
 from __future__ import annotations
@@ -11,13 +11,17 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from support import ROOT, SEED_RULES
+from support.running_text import assert_counts_are_words
 from test_lint import edit, make_project, of, po, run
 
 from generator.engine.cards import MAX_PLAYERS, MIN_PLAYERS
+from generator.engine.model import Rules
 from generator.i18n.cldr import Formatter
 from generator.i18n.po import load
 from generator.i18n.translate import COUNT_CONTEXT, COUNT_WORDS, Translator, discover_languages
+from generator.pages.render import Project, Workspace
 from generator.pages.view import facts
 from generator.spec.rules import load_rules
 
@@ -68,3 +72,33 @@ def test_a_language_that_writes_digits_may_translate_a_count_as_its_digit(tmp_pa
     )
     found = of(run(root, only=("da",)), "numbers", "da")
     assert [f.message.split(",")[0] for f in found] == ["writes 5"], found
+
+
+def _danish_page(seed_root: Path) -> tuple[str, Translator, Formatter, Rules]:
+    workspace = dataclasses.replace(Workspace.load(Project.at(seed_root)), names=("scoring.md.j2",))
+    danish = next(language for language in workspace.languages if language.code == "da")
+    (page,) = workspace.render([danish])["da"].pages
+    return page.text, Translator.load(danish), Formatter(danish.locale), workspace.rules
+
+
+def test_the_grid_check_finds_a_count_written_in_digits(seed_root: Path) -> None:
+    text, translate, fmt, rules = _danish_page(seed_root)
+    template = load(seed_root / "locales" / "messages.pot").catalog
+    assert "Ved tre spillere er de to lofter lige store." in text
+    assert_counts_are_words(text, rules, translate, fmt, template, "da")  # the page as rendered
+    # The count in digits inside the sentence that takes it...
+    with pytest.raises(AssertionError, match="'3'"):
+        assert_counts_are_words(
+            text.replace("Ved tre spillere", "Ved 3 spillere"), rules, translate, fmt, template, "da"
+        )
+    # ... or in any other sentence of running text (a translator's or a template's own words).
+    typed = text.replace(
+        "Ved tre spillere er de to lofter lige store.", "Med 4 spillere er det faste loft lavest."
+    )
+    with pytest.raises(AssertionError, match="4 stands for a player count"):
+        assert_counts_are_words(typed, rules, translate, fmt, template, "da")
+    # Where the catalog writes the counts as digits, digits are its choice.
+    translate.table[("three", "player count")] = ("3",)
+    assert_counts_are_words(
+        text.replace("Ved tre spillere", "Ved 3 spillere"), rules, translate, fmt, template, "da"
+    )

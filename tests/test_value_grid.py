@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from support import PUBLISHED, SEED_RULES
+from support.running_text import assert_counts_are_words
 
 from generator.engine import scoring as engine
 from generator.engine.cards import parse_card
@@ -251,6 +252,7 @@ def test_every_language_tells_the_truth(
         assert_share_payers_named(page, rules, translate, fmt, where)
         assert_rounding_said(page, rules, translate, fmt, where)
         assert_numbers_come_from_the_rules(page, rules, fmt, where)
+        assert_counts_are_words(page, rules, translate, fmt, template, where)
 
 
 # ---------------------------------------------------------------- the checks
