@@ -35,6 +35,12 @@ EXPECTED = {
         "Modstander 1 og Modstander 2 har ikke åbnet og får hver det faste loft, fordi deres håndværdi plus"
         " tillægget er højere.",
     ),
+    "hi": (
+        "प्रतिद्वंद्वी 2 ने संयोजन नहीं उतारे, और उसके हाथ के पत्तों का मूल्य और अतिरिक्त दंड मिलकर तय सीमा से"
+        " अधिक हैं: उसके खाते में तय सीमा के बराबर अंक जुड़ते हैं।",
+        "प्रतिद्वंद्वी 1 और प्रतिद्वंद्वी 2 ने संयोजन नहीं उतारे, और हर एक के हाथ के पत्तों का मूल्य और अतिरिक्त"
+        " दंड मिलकर तय सीमा से अधिक हैं: हर एक के खाते में तय सीमा के बराबर अंक जुड़ते हैं।",
+    ),
     "nl": (
         "Tegenstander 2 heeft niet geopend en krijgt het maximum: de vaste begrenzing, want zijn handwaarde"
         " plus de toeslag is hoger.",
