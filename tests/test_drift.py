@@ -21,18 +21,11 @@ from generator.cli.render_checked import render_all
 from generator.i18n.translate import Formatter, Translator, discover_languages
 from generator.pages.render import Project
 
-# Messages with a plural: (singular, plural, count); the count is the number of seats named.
+# Messages with a plural: (singular, plural, count).
 Plural = tuple[str, str, int]
-HALF: Plural = (
-    "%(seats)s pays half the target: their hand value plus the surcharge is more than that.",
-    "%(seats)s each pay half the target: their hand value plus the surcharge is more than that.",
-    1,
-)
-SHARE: Plural = (
-    "%(seats)s pays %(share)s of the target: their hand value plus the surcharge is more than that.",
-    "%(seats)s each pay %(share)s of the target: their hand value plus the surcharge is more than that.",
-    1,
-)
+# One seat's sentences (several seats have a message of their own, "%(seats)s each pay…").
+HALF = "%(seat)s pays half the target: their hand value plus the surcharge is more than that."
+SHARE = "%(seat)s pays %(share)s of the target: their hand value plus the surcharge is more than that."
 CAPPED_SHARE = "%(sum)s, capped at %(cap)s (%(share)s of the target)"
 DEAR_ONE = "%(card)s costs dearly if it stays in hand."
 ONE_POINT = (
@@ -41,6 +34,7 @@ ONE_POINT = (
 TWO_PLAYER = "In a two-player game, this last cap is the one that applies most often."
 DEAR = "%(card)s costs dearly if it stays in hand, and so does %(others)s."
 SHARE_COUNTS = "With %(players)s players, this last cap is the lower one."
+COUNT_WORDS = dict(enumerate(("two", "three", "four", "five", "six", "seven", "eight"), 2))
 
 
 @dataclass(frozen=True)
@@ -50,7 +44,7 @@ class Percent:
 
 @dataclass(frozen=True)
 class Opponent:
-    number: int  # named as the page names a seat: "Opponent 1"
+    number: int  # named as a sentence names a seat: "Opponent 1" (pt "o Adversário 1")
 
 
 @dataclass(frozen=True)
@@ -118,7 +112,7 @@ MUTATIONS = [
     Mutation("never_opened.cap_target_fraction", "0.5", "0.4",
              ((0, 36), (0, 40), (0, 7, 100, 31), (0, 200, 200)),
              sums=(STANDARD_SUMS[0], ((10, 10, 10, 10, 9, 25, 74, 40, 40),), STANDARD_SUMS[2], STANDARD_SUMS[3]),
-             present=((SHARE, {"seats": Opponent(1), "share": Percent(40)}), (SHARE_COUNTS, {"players": (2, 3)}),
+             present=((SHARE, {"seat": Opponent(1), "share": Percent(40)}), (SHARE_COUNTS, {"players": (2, 3)}),
                       (CAPPED_SHARE, {"sum": "10 + 10 + 10 + 10 + 9 + 25 = 74", "cap": 40, "share": Percent(40)})),
              absent=(HALF, TWO_PLAYER)),
     # targets 90..450: ex2 share 45 → 45; 3 players share 90 < 100, so the list sentence.
@@ -166,11 +160,16 @@ def expected_sentence(
     filled = {}
     for name, value in values.items():
         if isinstance(value, tuple):
-            filled[name] = fmt.list([fmt.number(v) for v in value], style="or")  # alternatives
+            # Player counts, as alternatives, in the catalog's words ("to eller tre").
+            filled[name] = fmt.list(
+                [translate.pgettext("player count", COUNT_WORDS[v]) for v in value], style="or"
+            )
         elif isinstance(value, Percent):
             filled[name] = fmt.percent(Fraction(value.value, 100))
         elif isinstance(value, Opponent):
-            filled[name] = translate.gettext("Opponent %(number)s") % {"number": value.number}
+            filled[name] = translate.pgettext("seat in a sentence", "Opponent %(number)s") % {
+                "number": value.number
+            }
         elif isinstance(value, CardKind):
             filled[name] = translate.pgettext("card kind", value.name)
         elif isinstance(value, str):

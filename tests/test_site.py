@@ -150,7 +150,8 @@ def test_a_site_name_keeps_every_character_in_every_context(tmp_path: Path) -> N
     for where they land (text, attributes, <title>), never dropped."""
     project = copy_project(tmp_path / "project")
     path = catalog_path(project / "locales", "da")
-    name = "Ramis \"hjælp\" & a > b 'nu'"  # no digit (the numbers check), no '<' before a letter (a tag)
+    # No digit (the numbers check refuses one the source lacks), no letter after "<" (a tag).
+    name = "Ramis \"hjælp\" & mere <> mindre 'nu'"
     text = path.read_text("utf-8")
     assert 'msgstr "Hjælp til Rami"' in text
     path.write_text(
@@ -159,7 +160,7 @@ def test_a_site_name_keeps_every_character_in_every_context(tmp_path: Path) -> N
     result = build_site(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     html = (tmp_path / "site" / "da" / "scoring.html").read_text("utf-8")
-    escaped = "Ramis &#34;hjælp&#34; &amp; a &gt; b &#39;nu&#39;"
+    escaped = "Ramis &#34;hjælp&#34; &amp; mere &lt;&gt; mindre &#39;nu&#39;"
     assert f"<title>Tælle point - {escaped}</title>" in html
     assert f'aria-label="{escaped}"' in html and f'title="{escaped}"' in html
     header = re.search(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', html, re.S)

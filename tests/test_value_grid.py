@@ -24,11 +24,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from support import PUBLISHED, SEED_RULES
+from support.running_text import assert_counts_are_words
 
 from generator.engine import scoring as engine
 from generator.engine.cards import parse_card
 from generator.engine.model import CardValues, Example, Hand, Round, Rules
+from generator.i18n.po import load
 from generator.i18n.translate import Formatter, Language, Translator
 from generator.pages.render import Project, Workspace
 from generator.spec.rules import load_rules
@@ -155,17 +158,36 @@ BLOCKED_ONE = "Nobody went out: the player with the lowest hand value wins the b
 BLOCKED_TIE = (
     "Nobody went out: the players tied for the lowest hand value all win the blocked round and score zero."
 )
-# Who pays the target share, by (whole target, half, rounded down): singular and plural.
+# Who pays the target share, by (whole target, half, rounded down): one seat ("%(seat)s pays"),
+# several ("%(seats)s each pay", a plural message over how many they are) are different messages.
 SHARE_PAID = {
-    (True, False, False): "%(seats)s pays the target",
-    (False, True, False): "%(seats)s pays half the target",
-    (False, True, True): "%(seats)s pays half the target, rounded down",
-    (False, False, False): "%(seats)s pays %(share)s of the target",
-    (False, False, True): "%(seats)s pays %(share)s of the target, rounded down",
+    (True, False, False): "%(seat)s pays the target",
+    (False, True, False): "%(seat)s pays half the target",
+    (False, True, True): "%(seat)s pays half the target, rounded down",
+    (False, False, False): "%(seat)s pays %(share)s of the target",
+    (False, False, True): "%(seat)s pays %(share)s of the target, rounded down",
 }
 MORE = ": their hand value plus the surcharge is more than that."
-NEVER_OPENED = "%(seats)s pays their hand value plus the surcharge."
-FIXED_CAP = "%(seats)s pays the fixed cap: their hand value plus the surcharge is more than that."
+NEVER_OPENED = "%(seat)s pays their hand value plus the surcharge."
+FIXED_CAP = "%(seat)s pays the fixed cap: their hand value plus the surcharge is more than that."
+
+
+def several(msgid: str) -> str:
+    """The message that names several seats: "%(seats)s each pay…" (singular and plural msgid alike)."""
+    return msgid.replace("%(seat)s pays", "%(seats)s each pay")
+
+
+def who_pays(translate: Translator, msgid: str, names: list[str], fmt: Formatter, **values: str) -> str:
+    """The sentence naming the seats that pay: one seat's message or the several seats' one,
+    the seats in a list, the first letter a capital (the sentence may start with an article)."""
+    if len(names) == 1:
+        sentence = translate.gettext(msgid) % {"seat": names[0], **values}
+    else:
+        plural = several(msgid)
+        sentence = translate.ngettext(plural, plural, len(names)) % {"seats": fmt.list(names), **values}
+    return sentence[:1].upper() + sentence[1:]
+
+
 CAPPED_AT = {  # the arithmetic under a seat that pays the share, by (whole, half, rounded down)
     (True, False, False): "%(sum)s, capped at %(cap)s (the target)",
     (False, True, False): "%(sum)s, capped at %(cap)s (half the target)",
@@ -191,6 +213,12 @@ def languages(renderer: Workspace) -> list[Language]:
     return renderer.languages
 
 
+@pytest.fixture(scope="module")
+def template(seed_root: Path) -> Catalog:
+    """messages.pot: which messages say a number of players."""
+    return load(seed_root / "locales" / "messages.pot").catalog
+
+
 def scoring_page(renderer: Workspace, rules: Rules, language: Language) -> str:
     """The scoring page under other rules; every message it uses must be translated."""
     result = dataclasses.replace(renderer, rules=rules).render([language])[language.code]
@@ -204,7 +232,9 @@ def scoring_page(renderer: Workspace, rules: Rules, language: Language) -> str:
 @pytest.mark.parametrize(
     "name", [name if name == "seed" else pytest.param(name, marks=pytest.mark.slow) for name in GRID]
 )
-def test_every_language_tells_the_truth(name: str, renderer: Workspace, languages: list[Language]) -> None:
+def test_every_language_tells_the_truth(
+    name: str, renderer: Workspace, languages: list[Language], template: Catalog
+) -> None:
     rules = GRID[name]
     assert sorted(language.code for language in languages) == sorted(PUBLISHED)
     for language in languages:
@@ -222,6 +252,7 @@ def test_every_language_tells_the_truth(name: str, renderer: Workspace, language
         assert_share_payers_named(page, rules, translate, fmt, where)
         assert_rounding_said(page, rules, translate, fmt, where)
         assert_numbers_come_from_the_rules(page, rules, fmt, where)
+        assert_counts_are_words(page, rules, translate, fmt, template, where)
 
 
 # ---------------------------------------------------------------- the checks
@@ -293,6 +324,15 @@ def assert_notes_hold(page: str, rules: Rules, translate: Translator, where: str
         assert (translate.gettext(note) in page) == (note == expected), f"{where}: {note!r}"
 
 
+# The source's words for the player counts the rules allow (two decks deal at most eight).
+COUNT_WORDS = dict(enumerate(("two", "three", "four", "five", "six", "seven", "eight"), 2))
+
+
+def count_words(translate: Translator, counts: list[int]) -> list[str]:
+    """Player counts as a sentence says them: each in its catalog's word ("to", "dua")."""
+    return [translate.pgettext("player count", COUNT_WORDS[n]) for n in counts]
+
+
 def equal_counts(rules: Rules) -> list[int]:
     """Player counts where the target share equals the fixed cap."""
     return [
@@ -335,16 +375,16 @@ def assert_lower_cap_sentence(
         found = (
             says(page, translate, msgid)
             if msgid != EQUAL
-            else translate.gettext(EQUAL) % {"players": fmt.list([fmt.number(n) for n in equal], style="or")}
+            else translate.gettext(EQUAL) % {"players": fmt.list(count_words(translate, equal), style="or")}
             in page.splitlines()
         )
         assert found == expected, f"{where}: {msgid!r} for share counts {counts}, equal {equal}"
     if equal:
-        numbers = fmt.list([fmt.number(n) for n in equal], style="or")
+        numbers = fmt.list(count_words(translate, equal), style="or")
         msgid = EQUAL_THEN_FIXED if sentences[EQUAL_THEN_FIXED] else EQUAL
         assert translate.gettext(msgid) % {"players": numbers} in page, f"{where}: equal at {equal}"
     if sentences[SOME_COUNTS]:
-        numbers = [fmt.number(n) for n in counts]
+        numbers = count_words(translate, counts)
         alternatives = translate.gettext(SOME_COUNTS) % {"players": fmt.list(numbers, style="or")}
         assert alternatives in page, f"{where}: counts {counts} are not alternatives"
         if len(counts) > 1:
@@ -433,15 +473,19 @@ def share_words(rules: Rules, players: int) -> tuple[bool, bool, bool]:
     return fraction == 1, fraction == HALF, exact.denominator != 1
 
 
+SEAT = "seat in a sentence"  # a seat's name inside a sentence, with the article its language puts there
+
+
 def seat_names(situation: Round, seats: list[int], translate: Translator) -> list[str]:
     """How the page names seats: opponents numbered from 1 after the winner, in a blocked
     round players by seat."""
     out = situation.went_out
     if out is None:
-        return [translate.gettext("Player %(number)s") % {"number": seat + 1} for seat in seats]
+        return [translate.pgettext(SEAT, "Player %(number)s") % {"number": seat + 1} for seat in seats]
     opponents = [seat for seat in range(situation.players) if seat != out]
     return [
-        translate.gettext("Opponent %(number)s") % {"number": opponents.index(seat) + 1} for seat in seats
+        translate.pgettext(SEAT, "Opponent %(number)s") % {"number": opponents.index(seat) + 1}
+        for seat in seats
     ]
 
 
@@ -470,28 +514,29 @@ def assert_share_payers_named(
         over = [seat for seat in never_opened if values[seat] + rules.never_opened_surcharge > cap]
         payers = over if target_share < rules.never_opened_cap else []
         fixed = [] if payers else over
-        for seats, msgid in (([s for s in never_opened if s not in over], NEVER_OPENED), (fixed, FIXED_CAP)):
-            plural = msgid.replace("%(seats)s pays", "%(seats)s each pay")
-            if seats:
-                names = fmt.list(seat_names(situation, seats, translate))
-                sentence = translate.ngettext(msgid, plural, len(seats)) % {"seats": names}
-                assert sentence in said[translate.gettext(example.title)], f"{where}: {example.id}: {msgid!r}"
-            else:
-                assert not says(said[translate.gettext(example.title)], translate, msgid, plural), (
-                    f"{where}: {example.id}: {msgid!r}"
-                )
         text = said[translate.gettext(example.title)]
+        for seats, msgid in (([s for s in never_opened if s not in over], NEVER_OPENED), (fixed, FIXED_CAP)):
+            if seats:
+                sentence = who_pays(translate, msgid, seat_names(situation, seats, translate), fmt)
+                assert sentence in text, f"{where}: {example.id}: {msgid!r}: {sentence!r} not in {text!r}"
+            else:
+                assert not says(text, translate, msgid), f"{where}: {example.id}: {msgid!r}"
+                assert not says(text, translate, several(msgid), several(msgid)), f"{where}: {example.id}"
         words = share_words(rules, players)
         for key, start in SHARE_PAID.items():
-            plural = start.replace("%(seats)s pays", "%(seats)s each pay")
             if key != words or not payers:
-                assert not says(text, translate, start + MORE, plural + MORE, share=share), (
+                assert not says(text, translate, start + MORE, share=share), (
+                    f"{where}: {example.id}: {text!r}"
+                )
+                plural = several(start + MORE)
+                assert not says(text, translate, plural, plural, share=share), (
                     f"{where}: {example.id}: {text!r}"
                 )
                 continue
-            names = fmt.list(seat_names(situation, payers, translate))
-            sentence = translate.ngettext(start + MORE, plural + MORE, len(payers))
-            assert sentence % {"seats": names, "share": share} in text, f"{where}: {example.id}: {text!r}"
+            sentence = who_pays(
+                translate, start + MORE, seat_names(situation, payers, translate), fmt, share=share
+            )
+            assert sentence in text, f"{where}: {example.id}: {sentence!r} not in {text!r}"
         row = next(
             line for line in page.splitlines() if line.startswith(f"| **{translate.gettext(example.title)}**")
         )

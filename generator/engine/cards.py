@@ -78,6 +78,9 @@ JOKER = Card(None, None)
 # Rami is played with two decks: every card twice, and four jokers.
 COPIES_PER_CARD = 2
 JOKERS_PER_ROUND = 4
+# The players a round of Rami can have: two decks and four jokers cannot deal a round to more.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank) + (JOKER,)
 

@@ -1,4 +1,5 @@
-"""Babel extraction method for ``rules.yaml``: example titles and notes, and card names.
+"""Babel extraction method for ``rules.yaml``: example titles and notes, card names, and the
+words of the player counts the rules may allow.
 
 Registered in ``babel.cfg`` (``[generator.i18n.extract:extract_rules: rules.yaml]``) and as
 the ``rulesdoc_rules`` entry point, so ``pybabel extract`` finds every string with
@@ -14,7 +15,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from generator.engine.cards import ALL_CARDS
 from generator.errors import Location, RulesdocError, display_path
-from generator.i18n.translate import CARD_CONTEXT, english_card_name
+from generator.i18n.translate import CARD_CONTEXT, COUNT_CONTEXT, COUNT_WORDS, english_card_name
 from generator.io import files
 from generator.io.yamlload import Source, compose
 
@@ -23,6 +24,13 @@ ExtractResult = tuple[int, str, "str | tuple[str, ...]", list[str]]
 _CARD_COMMENT = (
     "A card's name, shown on a card chip in the worked examples. Write the whole name as "
     "your language says it: word order and grammar are yours (Danish: 'hjerter es')."
+)
+
+_COUNT_COMMENT = (
+    "A number of players, as a sentence of the scoring page writes it ('With two or three players, "
+    "both caps are equal'; alternatives are joined by 'or'). Write the word your language uses "
+    "there, agreeing with 'players' where it must (Portuguese 'dois'); where your language writes "
+    "small counts as digits, write the digit."
 )
 
 
@@ -50,6 +58,9 @@ def extract_rules(
     for card in ALL_CARDS:
         # Cards are not in the file but every one of them may be dealt in an example.
         yield 0, "pgettext", (CARD_CONTEXT, english_card_name(card)), [_CARD_COMMENT]
+    for word in COUNT_WORDS.values():
+        # Every player count the rules may allow: a change of players.min/max needs no translator.
+        yield 0, "pgettext", (COUNT_CONTEXT, word), [_COUNT_COMMENT]
 
 
 def _examples(examples: SequenceNode) -> Iterator[ExtractResult]:

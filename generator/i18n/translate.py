@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
-from generator.engine.cards import Card, Rank, Suit
+from generator.engine.cards import MAX_PLAYERS, MIN_PLAYERS, Card, Rank, Suit
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import cldr
 from generator.i18n.cldr import Formatter as Formatter  # the view model formats with it
@@ -42,6 +42,12 @@ SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
 FALLBACK_OPEN = f'<span lang="{cldr.bcp47(SOURCE_LANGUAGE)}" class="rd-untranslated" dir="ltr">'
 FALLBACK_CLOSE = "</span>"
 CARD_CONTEXT = "card"
+# A number of players in running text ("With two or three players, both caps are equal"): one
+# message per count the rules can allow, its msgid the English word, so each language writes the
+# count as it writes it in a sentence (a word, or the digit where the language prefers digits).
+COUNT_CONTEXT = "player count"
+_WORDS = ("two", "three", "four", "five", "six", "seven", "eight")
+COUNT_WORDS: dict[int, str] = dict(zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), _WORDS, strict=True))
 
 
 @dataclass(frozen=True)
@@ -300,6 +306,21 @@ class Translator:
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self._marked(self._lookup(context, singular, plural, n))
+
+    def count_word(self, count: int) -> str | None:
+        """A player count as the catalog writes it in running text ("to", "dua", or "2"), escaped;
+        None where the catalog has no word for it: a digit then says it in every language, where
+        an English word would not (no miss is recorded: the page shows no English)."""
+        english = COUNT_WORDS.get(count)
+        if english is None:
+            return None
+        if self.language.is_source:
+            return escape_message(english)
+        found = self.table.get((english, COUNT_CONTEXT))
+        if found is None:
+            return None
+        self.found += 1
+        return escape_message(found[0])
 
     def plain_marked(
         self, message: str, context: str | None = None, plural: str | None = None, n: int = 1

@@ -80,7 +80,9 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
     """A translation writes no number its source lacks: every number on these pages comes from the engine.
 
     A number of the source may be spelled out ("three"); a number typed into a translation is
-    the drift the engine exists to prevent: it stays when the rules change.
+    the drift the engine exists to prevent: it stays when the rules change. A player count's
+    word ("three", context "player count") may be written as its digit by a language that
+    prefers digits, as any number word of the source may.
     """
     for message, label, _, text in _forms(subject):
         source = " ".join(printed(message, msgid) for msgid in ids(message))

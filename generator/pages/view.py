@@ -121,14 +121,21 @@ class Facts:
     share_cap_counts: tuple[int, ...]  # player counts where the target share is the lower cap
     share_cap_only_two: bool  # ... exactly "with two players"
     share_cap_always: bool  # ... every allowed count, and more than one: "whatever the number"
-    share_cap_players: str  # those counts as alternatives in the page's language: "2 eller 3"
+    share_cap_players: str  # those counts as alternatives, in the catalog's words: "to eller tre"
     equal_cap_counts: tuple[int, ...]  # player counts where both caps are equal (the fixed one applies)
     equal_cap_players: str  # those counts as alternatives
     fixed_cap_counts: tuple[int, ...]  # player counts where the fixed cap is the lower one
     targets: tuple[TargetRow, ...]
 
 
-def facts(rules: Rules, fmt: Formatter) -> Facts:
+def player_counts(counts: tuple[int, ...], translate: Translator, fmt: Formatter) -> str:
+    """Player counts as alternatives in running text: each in the catalog's word for it ("to eller
+    tre", "dua atau tiga"), or as a number where the catalog has no word."""
+    words = [translate.count_word(n) or fmt.number(n) for n in counts]
+    return fmt.list(words, style="or")
+
+
+def facts(rules: Rules, translate: Translator, fmt: Formatter) -> Facts:
     counts = tuple(rules.player_counts)
     share_counts = tuple(
         n for n in counts if engine.never_opened_cap(rules, n)[1] is Reason.CAPPED_TARGET_SHARE
@@ -157,9 +164,9 @@ def facts(rules: Rules, fmt: Formatter) -> Facts:
         share_cap_counts=share_counts,
         share_cap_only_two=share_counts == (2,),
         share_cap_always=share_counts == counts and len(counts) > 1,
-        share_cap_players=fmt.list([fmt.number(n) for n in share_counts], style="or"),
+        share_cap_players=player_counts(share_counts, translate, fmt),
         equal_cap_counts=equal_counts,
-        equal_cap_players=fmt.list([fmt.number(n) for n in equal_counts], style="or"),
+        equal_cap_players=player_counts(equal_counts, translate, fmt),
         fixed_cap_counts=fixed_counts,
         targets=tuple(TargetRow(fmt.number(n), engine.target(rules, n)) for n in counts),
     )
@@ -298,7 +305,7 @@ def page_context(
     rules: Rules, translate: Translator, fmt: Formatter, status: tuple[CatalogStats, ...] = ()
 ) -> PageContext:
     return PageContext(
-        facts=facts(rules, fmt),
+        facts=facts(rules, translate, fmt),
         examples=tuple(example_view(rules, example, translate, fmt) for example in rules.examples),
         fmt=fmt,
         status=status,

@@ -77,9 +77,11 @@ export class Words {
     return this.say(this.data.messages.player, { number: this.number(index + 1) });
   }
 
-  /** Seats by name, joined as the page joins a list (CLDR's patterns, as Babel's format_list). */
+  /** Seats by name inside a sentence ("o Jogador 2"), joined as the page joins a list (CLDR's
+   * patterns, as Babel's format_list). */
   seats(indexes) {
-    const name = (index) => this.plain(this.data.messages.player, { number: formatNumber(index + 1, this.data.numbers) });
+    const said = this.data.messages.player_in_sentence;
+    const name = (index) => this.plain(said, { number: formatNumber(index + 1, this.data.numbers) });
     const names = indexes.map(name);
     return this.join(names);
   }
@@ -191,7 +193,10 @@ export function sentences(words, round, result) {
   const bySeats = (forms, reason, values = {}) => {
     const seats = seatsWith(reason);
     if (!seats.length) return [];
-    return [words.say(forms[seats.length - 1], { seats: words.seats(seats), share: words.data.share, ...values })];
+    // One seat is its own message (%(seat)s), several the plural one (%(seats)s); either may begin
+    // with the seat's name and its article ("o Jogador 2 paga…"): a capital first.
+    const names = words.seats(seats);
+    return [capitalised(words.say(forms[seats.length - 1], { seat: names, seats: names, share: words.data.share, ...values }))];
   };
   const reasons = new Set(result.reasons);
   const blocked = round.went_out === null;

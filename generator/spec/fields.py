@@ -19,11 +19,18 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
-from generator.engine.cards import ALL_CARDS, COPIES_PER_CARD, JOKER_CODE, JOKERS_PER_ROUND, Rank, Suit
+from generator.engine.cards import (
+    ALL_CARDS,
+    COPIES_PER_CARD,
+    JOKER_CODE,
+    JOKERS_PER_ROUND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Rank,
+    Suit,
+)
 from generator.engine.model import Reason
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8  # two decks and four jokers cannot deal a round to more
 MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
 # No Rami score comes near this; the bound keeps every number of a round in a 32-bit int (and
 # exact in a JavaScript number), and the JSON Schema states it.

@@ -17,6 +17,7 @@ from typing import Any
 
 from yaml.nodes import Node
 
+from generator.engine.cards import MAX_PLAYERS
 from generator.engine.model import Example, Hand, Reason, Round, Rules
 from generator.errors import Location, RulesdocError, display_path
 from generator.io import files
@@ -27,7 +28,6 @@ from generator.spec.fields import (
     EXAMPLE,
     HAND,
     MAX_CARDS,
-    MAX_PLAYERS,
     ROUND,
     RULES,
     Boolean,

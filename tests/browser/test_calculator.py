@@ -137,6 +137,24 @@ def test_the_first_worked_example_reads_the_same_in_the_calculator(
     assert example["sums"] == ["11 + 20 + 5 = 36"]
 
 
+def test_several_seats_in_a_sentence_take_their_articles_in_portuguese(page: Page, site_url: str) -> None:
+    """Three players, two never opened and over the cap: one sentence names both, each with the
+    article the catalog gives a seat inside a sentence, the first one a capital."""
+    scoring_page(page, site_url, "pt")
+    page.select_option("#rd-calc-players", "3")
+    for seat in (1, 2):
+        page.uncheck(f"#rd-calc-opened-{seat}")
+        add_cards(page, seat, ["KH", "KS", "QD", "QC", "JH", "JS", "9D", "8C"])  # 77 + 25 > 100
+    seat = message("pt", "Player %(number)s", "seat in a sentence")
+    assert seat.startswith("o ")
+    names = f"{seat.replace('%(number)s', '2')} e {seat.replace('%(number)s', '3')}"
+    sentence = message(
+        "pt", "%(seats)s each pay the fixed cap: their hand value plus the surcharge is more than that."
+    ).replace("%(seats)s", names)
+    said = page.locator("#rd-calc-result .rd-calc-sentences").inner_text()
+    assert said == sentence[:1].upper() + sentence[1:], said  # "O Jogador 2 e o Jogador 3 pagam…"
+
+
 def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_url: str) -> None:
     scoring_page(page, site_url, "da")
     assert page.locator("#rd-calc h2").inner_text() == message("da", "Score your round")
@@ -149,10 +167,10 @@ def test_a_reader_scores_a_round_in_danish(page: Page, problems: Problems, site_
     assert seat_result(page, 1) == ("50", want)
     assert seat_result(page, 0) == ("0", "")
     sentence = message(
-        "da", "%(seats)s pays half the target: their hand value plus the surcharge is more than that."
+        "da", "%(seat)s pays half the target: their hand value plus the surcharge is more than that."
     )
     assert page.locator("#rd-calc-result .rd-calc-sentences").inner_text() == sentence.replace(
-        "%(seats)s", message("da", "Player %(number)s").replace("%(number)s", "2")
+        "%(seat)s", message("da", "Player %(number)s", "seat in a sentence").replace("%(number)s", "2")
     )
     # Card names are the chips' names of the worked examples ("hjerter konge").
     chip = page.locator("#rd-calc-hand-1 [data-card='KH']")
