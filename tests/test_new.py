@@ -43,6 +43,9 @@ def test_new_then_check_and_a_strict_build(tmp_path: Path) -> None:
         if p.suffix in (".html", ".json")
     ]
     assert not [text for text in site if "Rami help" in text]
+    # The scoring page's calculator comes with the starter, in every language.
+    for page in ("scoring.html", "da/scoring.html"):
+        assert 'id="rd-calc-data"' in (project / "site" / page).read_text("utf-8"), page
 
 
 def test_new_refuses_a_folder_that_holds_files_and_writes_nothing(tmp_path: Path) -> None:
