@@ -373,3 +373,29 @@ def test_compile_writes_mo_files_gettext_reads(project: Path) -> None:
         danish = gettext.GNUTranslations(mo)
     assert danish.gettext("Counting points") == "Tælle point"
     assert danish.ngettext("%(points)s point", "%(points)s points", 0) == "%(points)s point"
+
+
+@pytest.mark.parametrize(
+    ("code", "lost", "said"),
+    [
+        ("da", '"Language: da\\n"\n', "Language set to 'da' (its folder)"),
+        (
+            "nl",
+            '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n',
+            "Plural-Forms set to CLDR's (2 forms), the header had none",
+        ),
+    ],
+    ids=["language", "plural-forms"],
+)
+def test_update_repairs_a_header_field_the_catalog_lost_and_says_so(
+    project_copy: Path, code: str, lost: str, said: str
+) -> None:
+    """Without Language, Babel wrote the catalog back without Plural-Forms too; without
+    Plural-Forms, update refused. Both come from the folder's code and CLDR: put back, said."""
+    path = project_copy / "locales" / code / "LC_MESSAGES" / "messages.po"
+    whole = path.read_text("utf-8")
+    assert lost in whole
+    path.write_text(whole.replace(lost, ""), "utf-8")
+    (update,) = catalogs.update(project_copy / "locales", [code], root=project_copy)
+    assert update.summary() == said
+    assert path.read_text("utf-8") == whole  # every translation, every form, and the header back

@@ -92,7 +92,10 @@ def update(
     for code, catalog in loaded.items():  # refuse before writing anything
         _refuse_shrinking(catalog, template, force)
         language_of(catalog, code)
-    return [_update_one(catalog, template, cldr_plural_forms, root) for catalog in loaded.values()]
+    return [
+        _update_one(catalog, template, cldr_plural_forms, root, _repair_header(catalog, code))
+        for code, catalog in loaded.items()
+    ]
 
 
 def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) -> None:
@@ -108,8 +111,34 @@ def _refuse_shrinking(loaded: po.LoadedCatalog, template: Catalog, force: bool) 
         )
 
 
+def _repair_header(loaded: po.LoadedCatalog, code: str) -> list[str]:
+    """Put back a header field the catalog lost, from its folder's code and CLDR, and say so.
+
+    Without ``Language`` Babel writes the catalog back with no Plural-Forms either; without
+    ``Plural-Forms`` no plural message can show. Both are known from the folder: repaired, not
+    refused. A Plural-Forms that is there but wrong stays the translator's (an error of check).
+    """
+    catalog, done = loaded.catalog, []
+    if catalog.locale is None:
+        catalog.locale = parse_locale(code)
+        done.append(f"Language set to {code!r} (its folder)")
+    if "Plural-Forms" not in loaded.header_lines and catalog.locale is not None:
+        rule = plurals.cldr(catalog.locale)
+        set_plural_forms(catalog, rule)
+        for message in catalog:  # the forms as written, as many as the rule has
+            if message.id and message.pluralizable:
+                written = po.forms(message.string)[: loaded.forms_written.get(po.key_of(message))]
+                message.string = tuple((list(written) + [""] * rule.count)[: rule.count])
+        done.append(f"Plural-Forms set to CLDR's ({rule.count} forms), the header had none")
+    return done
+
+
 def _update_one(
-    loaded: po.LoadedCatalog, template: Catalog, cldr_plural_forms: bool, root: Path | None
+    loaded: po.LoadedCatalog,
+    template: Catalog,
+    cldr_plural_forms: bool,
+    root: Path | None,
+    repaired: Sequence[str] = (),
 ) -> Update:
     catalog = loaded.catalog
     before = {po.key_of(m): m.fuzzy for m in loaded.messages()}
@@ -121,7 +150,10 @@ def _update_one(
             del catalog.obsolete[key]
             catalog[message.id] = message
             revived.add(po.key_of(message))
-    header = _plural_header(loaded, cldr_plural_forms)
+    plural = (
+        "" if any("Plural-Forms" in line for line in repaired) else _plural_header(loaded, cldr_plural_forms)
+    )
+    header = "; ".join([*repaired, plural] if plural else repaired)
     catalog.update(template, update_header_comment=False, update_creation_date=True)
     # The header speaks for the project as the template does (name, version, bugs address).
     catalog.project, catalog.version = template.project, template.version
