@@ -146,6 +146,13 @@ def test_check_list_prints_id_category_severity_and_reason(capsys: pytest.Captur
     assert rows["drift"][2].startswith("Pages kept elsewhere (`--pages DIR`)")
 
 
+def test_check_list_works_outside_a_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reader choosing --only/--skip asks for the list before there is a project."""
+    assert cli.main(["--root", str(tmp_path), "check", "--list"]) == 0
+    assert "placeholders" in capsys.readouterr().out
+    assert cli.main(["--root", str(tmp_path), "check"]) == 2  # a check itself still needs one
+
+
 def test_only_and_skip_choose_the_checks_and_the_verdict_says_so(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     catalog = po(root, "nl")

@@ -105,7 +105,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     root: Path = args.root
     project = Project.at(root, getattr(args, "rules", None))
-    _require_project(args, project)
+    if not (args.command == "check" and args.list):  # the list of checks needs no project
+        _require_project(args, project)
     if args.command == "render":
         return _render(args, project)
     if args.command == "check":
