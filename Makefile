@@ -59,9 +59,13 @@ site: $(ENGINE_SETUP)
 
 # Live preview with MkDocs or ProperDocs; Zensical's own preview does not run our plugin, so it
 # would not rebuild on a catalog or rules.yaml change (manual/publishing.md, "Platform").
+ifeq ($(ENGINE),zensical)
+serve:  # refused before any virtualenv is made for it
+	@echo "make serve: Zensical's preview does not rebuild on catalog or rules changes; use ENGINE=mkdocs or ENGINE=properdocs" >&2; exit 2
+else
 serve: $(ENGINE_SETUP)
-	@test "$(ENGINE)" != zensical || { echo "make serve: Zensical's preview does not rebuild on catalog or rules changes; use ENGINE=mkdocs or ENGINE=properdocs" >&2; exit 2; }
 	RULESDOC_STRICT=false $(ENGINE_PY) -m $(ENGINE) serve
+endif
 
 check: $(STAMP)
 	$(PY) -m generator check
