@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from support import SEED_RULES, copy_project, git
 
+from generator.io import files
+
 # Every test but one drives `rulesdoc report` on a git repository: subprocesses, so not the fast loop.
 pytestmark = pytest.mark.slow
 
@@ -233,7 +235,7 @@ def test_code_span_outlasts_any_run_of_backticks() -> None:
 
 
 def test_a_huge_base_catalog_is_refused_before_it_is_read(repo: Path) -> None:
-    """A 5 MB base catalog (the limit is 4 MiB): one line naming it, found from git's size alone."""
+    """A 5 MB base catalog (over the limit): one line naming it, found from git's size alone."""
     catalog = repo / "locales" / "da" / "LC_MESSAGES" / "messages.po"
     good = catalog.read_bytes()
     catalog.write_bytes(good + b"#" * (5 * 1024 * 1024) + b"\n")
@@ -242,7 +244,7 @@ def test_a_huge_base_catalog_is_refused_before_it_is_read(repo: Path) -> None:
     done = report(repo, "--base", "HEAD")
     assert done.returncode == 2
     assert done.stderr.strip().startswith("rulesdoc: error: HEAD:locales/da/LC_MESSAGES/messages.po: file is")
-    assert "the limit is 4,194,304" in done.stderr
+    assert f"the limit is {files.MAX_CATALOG_BYTES:,}" in done.stderr
 
 
 def test_a_rules_symlink_out_of_the_project_is_refused(repo: Path) -> None:

@@ -256,7 +256,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
     from generator.i18n import po
-    from generator.i18n.catalogs import extract, prefill_theme
+    from generator.i18n.catalogs import extract, merge, prefill_theme
     from generator.i18n.translate import catalog_codes, catalog_path
     from generator.i18n.verdicts import from_theme
 
@@ -269,7 +269,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
         path = catalog_path(locales, code)
         updated = po.load(path, root).catalog  # a copy in memory: the file is never written
         known = {po.key_of(m) for m in updated if m.id}
-        updated.update(template, update_header_comment=False)
+        merge(updated, template, update_header_comment=False)  # as `catalog update` merges
         prefill_theme(updated, known)  # as `catalog update` does
         data = git.show(path, files.MAX_CATALOG_BYTES)
         where = f"{git.shown}:{git.relative(path)}"
