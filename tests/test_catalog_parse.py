@@ -330,9 +330,9 @@ def test_a_finding_line_is_escaped() -> None:
 
 
 @pytest.mark.slow
-def test_a_20_mb_value_gives_one_short_line(tmp_path: Path) -> None:
-    rounds = tmp_path / "round.yaml"
-    rounds.write_text("hands: [{cards: []}, {cards: [AH]}]\nwent_out: " + "x" * 20_000_000 + "\n", "utf-8")
+def test_a_2_mb_value_gives_one_short_line(tmp_path: Path) -> None:
+    rounds = tmp_path / "round.yaml"  # just within the input's limit
+    rounds.write_text("hands: [{cards: []}, {cards: [AH]}]\nwent_out: " + "x" * 2_000_000 + "\n", "utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "generator", "--root", str(ROOT), "score", str(rounds)],
         capture_output=True, text=True, cwd=tmp_path, timeout=120,

@@ -399,3 +399,34 @@ def test_update_repairs_a_header_field_the_catalog_lost_and_says_so(
     (update,) = catalogs.update(project_copy / "locales", [code], root=project_copy)
     assert update.summary() == said
     assert path.read_text("utf-8") == whole  # every translation, every form, and the header back
+
+
+# ---------------------------------------------------------------- bounded time (issue 32, item 9)
+
+
+def test_fuzzy_matching_is_left_out_past_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Babel compares each new message with every translated one: 85,000 entries took 30 s."""
+    from babel.messages.catalog import Catalog
+
+    from generator.i18n import catalogs
+
+    def merged() -> tuple[int, Catalog]:
+        catalog = Catalog(locale="da")
+        catalog.add("The joker is worth 20", "Jokeren er 20 værd")
+        catalog.add("An ace is worth 11", "Et es er 11 værd")
+        template = Catalog()
+        template.add("The joker is worth 25")
+        return catalogs.merge(catalog, template), catalog
+
+    comparisons, catalog = merged()  # 1 new x 2 translated: within the bound
+    assert comparisons == 0
+    assert catalog["The joker is worth 25"].fuzzy  # matched, the old translation kept for review
+    monkeypatch.setattr(catalogs, "MAX_FUZZY_COMPARISONS", 1)
+    comparisons, catalog = merged()
+    assert comparisons == 2
+    new = catalog["The joker is worth 25"]
+    assert not new.fuzzy and not new.string  # untranslated, as `catalog update` then says
+    summary = catalogs.Update(Path("da.po"), 1, 0, 2, 0, written=True, comparisons=2).summary()
+    assert summary == (
+        "1 new, 2 obsolete, no fuzzy matching (2 comparisons, over 1): new messages start untranslated"
+    )

@@ -26,13 +26,18 @@ from generator.errors import RulesdocError
 from generator.export.conformance import conformance
 from generator.io import files, yamlload
 from generator.io.yamlload import Source, compose
-from generator.score import writing
+from generator.score import reading, writing
 from generator.score.reading import RoundStream
 from generator.score.table import round_lines
 from generator.spec.rules import load_rules
 
 RULES = load_rules(SEED_RULES)  # the values the expected scores are worked out from
 ROUND = "{went_out: 0, hands: [{cards: []}, {cards: [AH, JK, 5C]}]}"
+# Six seats: the most rounds allowed (reading.MAX_ROUNDS) of it print more than is held back.
+WIDE_ROUND = (
+    "{went_out: 0, hands: [{cards: []}, {cards: [AH, JK, 5C]}, {cards: [AH]}, {cards: [KH]}, "
+    "{cards: [2C]}, {cards: [3C]}]}"
+)
 
 
 def rulesdoc(
@@ -152,8 +157,8 @@ def peak_rss_mb(args: list[str], stdin: Path | None, stdout: Path) -> tuple[int,
 
 
 @pytest.mark.slow
-def test_100k_rounds_in_bounded_memory(tmp_path: Path) -> None:
-    count = 100_000
+def test_most_rounds_allowed_in_bounded_memory(tmp_path: Path) -> None:
+    count = reading.MAX_ROUNDS
     hands = ["[AH, JK, 5C]", "[10D, QS]", "[2C, 3C, 4C, KH]"]
     source, out = tmp_path / "rounds.yaml", tmp_path / "scores.json"
     source.write_text(
@@ -171,14 +176,15 @@ def test_100k_rounds_in_bounded_memory(tmp_path: Path) -> None:
     rounds = json.loads(out.read_text("utf-8"))
     assert len(rounds) == count
     assert [r["scores"] for r in rounds[:4]] == [[0, 36], [0, 45], [0, 19], [0, 50]]  # 61 capped at 50
-    assert rounds[-1]["scores"] == [0, 50]  # round 100000: the first hand again, never opened
+    assert rounds[-1] == rounds[(count - 1) % 6]  # hands and opened repeat every six rounds
 
 
 @pytest.mark.slow
 def test_an_error_past_the_held_output_follows_the_rounds_written() -> None:
     """Small inputs are all or nothing; past HOLD_CHARS of output, rounds go out as they come."""
-    count = 2 * writing.HOLD_CHARS // len(streamed(ROUND))  # twice what is held back
-    text = many_rounds(count) + "- {went_out: 0, hands: [{cards: [KH]}, {cards: [2C]}]}\n"
+    count = reading.MAX_ROUNDS - 1  # more than is held back
+    assert count * len(streamed(WIDE_ROUND)) > writing.HOLD_CHARS
+    text = many_rounds(count, WIDE_ROUND) + "- {went_out: 0, hands: [{cards: [KH]}, {cards: [2C]}]}\n"
     done = rulesdoc("score", "-", stdin=text)
     assert done.returncode == 2
     assert (
@@ -238,6 +244,25 @@ def test_an_input_file_above_the_rules_bound_is_scored(tmp_path: Path) -> None:
     done = rulesdoc("score", "--rules", str(SEED_RULES), str(source))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["scores"] == [0, 36]
+
+
+def test_rounds_are_counted_even_when_aliases_repeat_one(tmp_path: Path) -> None:
+    """Bytes do not bound the work alone: `- *r` repeats a round in 5 bytes (issue 32, item 9)."""
+    source = tmp_path / "rounds.yaml"
+    over = reading.MAX_ROUNDS + 1
+    source.write_text(f"- &r {ROUND}\n" + "- *r\n" * (over - 1), "utf-8")
+    done = rulesdoc("score", "--rules", str(SEED_RULES), str(source))
+    assert done.returncode == 2
+    assert done.stdout == b""  # nothing of the rounds before it
+    assert done.stderr.decode() == (
+        f"rulesdoc: error: {source}:1: round {over:,}: at most {reading.MAX_ROUNDS:,} rounds in one "
+        "input; score them in parts\n"
+    )
+
+
+def test_the_last_round_allowed_is_scored() -> None:
+    stream = RoundStream(f"- &r {ROUND}\n" + "- *r\n" * (reading.MAX_ROUNDS - 1), "rounds.yaml")
+    assert sum(1 for _ in stream) == reading.MAX_ROUNDS
 
 
 @pytest.mark.slow
@@ -309,11 +334,11 @@ def test_deep_brackets_are_refused_in_a_second() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
-@pytest.mark.parametrize("rounds", [1, 8_000], ids=["one-round", "8k-rounds"])
+@pytest.mark.parametrize("rounds", [1, reading.MAX_ROUNDS], ids=["one-round", "most_rounds"])
 def test_stdout_on_a_full_disk_is_one_line(tmp_path: Path, buffered: bool, rounds: int) -> None:
     """ENOSPC at a write or at the last flush: the error, never a traceback or exit 0."""
     source = tmp_path / "rounds.yaml"
-    source.write_text(many_rounds(rounds), "utf-8")
+    source.write_text(many_rounds(rounds, WIDE_ROUND), "utf-8")
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
             [sys.executable, "-m", "generator", "score", str(source)], cwd=ROOT, stdout=full,
@@ -356,7 +381,8 @@ def test_stdout_closed_is_refused_before_any_work(tmp_path: Path) -> None:
 def test_score_into_head_ends_quietly_with_141(tmp_path: Path, buffered: bool) -> None:
     """`rulesdoc score big.yaml | head -1`: head has its line and goes; score stops, no word said."""
     source = tmp_path / "big.yaml"
-    source.write_text(many_rounds(8_000), "utf-8")  # 1.8 MB of JSON: more than is held, and a pipe holds
+    source.write_text(many_rounds(reading.MAX_ROUNDS, WIDE_ROUND), "utf-8")  # more than is held or piped
+    assert len(streamed(many_rounds(reading.MAX_ROUNDS, WIDE_ROUND))) > writing.HOLD_CHARS
     done = subprocess.run(
         ["bash", "-c", 'set -o pipefail; "$@" | head -1', "bash",
          sys.executable, "-m", "generator", "score", str(source)],

@@ -51,7 +51,7 @@ FAST_TESTS = (
 )
 # The CLI's memory and output-stream tests run many thousand rounds: they read no rule value
 # that the fixture rules do not fix, and take most of a minute.
-SKIP = "not 100k and not 8k"
+SKIP = "not most_rounds"
 # What a copy leaves out: version control, virtualenvs, caches and anything built.
 NOT_COPIED = shutil.ignore_patterns(
     ".git", ".venv*", "site", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "*.mo"

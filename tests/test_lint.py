@@ -991,3 +991,35 @@ def test_a_threshold_is_met_exactly() -> None:
     assert seventy.offers("da", 7, 10) and not seventy.offers("da", 6, 10)
     assert Policy().threshold("sw") == DEFAULT_MIN_TRANSLATED == Fraction(4, 5)
     assert Policy().offers("sw", 0, 0)  # nothing to translate: nothing missing
+
+
+# ---------------------------------------------------------------- bounded output (issue 32, item 10)
+
+
+def obsolete_entries(root: Path, code: str, count: int) -> None:
+    with po(root, code).open("a", encoding="utf-8") as catalog:
+        catalog.write("".join(f'\n#~ msgid "old {i}"\n#~ msgstr "gammel {i}"\n' for i in range(count)))
+
+
+def test_findings_of_one_kind_are_counted_past_the_first_ones(project: Path) -> None:
+    """120,000 obsolete entries printed 22 MB; now SHOWN_ALIKE lines and one that counts the rest."""
+    from generator.lint.model import SHOWN_ALIKE
+
+    obsolete_entries(project, "da", SHOWN_ALIKE + 30)
+    path = str(po(project, "da"))  # as given: --root is absolute
+    summary = f"… and 30 more [stale] warnings like these in {path}"
+    text = cli_check(project, "--lang", "da")
+    stale = [line for line in text.stdout.splitlines() if "[stale]" in line]
+    assert len(stale) == SHOWN_ALIKE + 1 and stale[-1] == f"  {summary}"
+    assert "0 error(s), 50 warning(s)" in text.stdout  # the verdict keeps the true count
+
+    github = cli_check(project, "--lang", "da", "--format", "github").stdout.splitlines()
+    assert sum("[stale]" in line or "rulesdoc stale" in line for line in github) == SHOWN_ALIKE + 1
+    assert f"::warning file={path},title=rulesdoc stale (da)::{summary}" in github
+
+    report = json.loads(cli_check(project, "--lang", "da", "--format", "json").stdout)
+    assert sum(f["check"] == "stale" for f in report["findings"]) == SHOWN_ALIKE
+    assert report["more"] == [
+        {"severity": "warning", "locale": "da", "path": path, "check": "stale", "count": 30}
+    ]
+    assert report["warnings"] == 50

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from support import SEED_RULES, copy_project, git
 
+from generator.io import files
+
 # Every test but one drives `rulesdoc report` on a git repository: subprocesses, so not the fast loop.
 pytestmark = pytest.mark.slow
 
@@ -152,9 +154,32 @@ def test_a_changed_title_becomes_fuzzy_and_a_removed_example_is_noted(repo: Path
     [
         ("no-such-branch", "rulesdoc: error: --base 'no-such-branch' is not a revision of this repository"),
         ("--output=x", "rulesdoc: error: --base '--output=x' is not a git revision"),
+        (  # echoed cut to 60 characters, as every echoed value (issue 32, item 11)
+            "x" * 500,
+            f"rulesdoc: error: --base '{'x' * 59}…' is not a revision of this repository "
+            "(try origin/main, HEAD~1)\n",
+        ),
+        (
+            "HEAD~1",
+            "rulesdoc: error: --base 'HEAD~1' is not a revision of this repository (try origin/main)\n",
+        ),
+        (
+            "^HEAD",
+            "rulesdoc: error: --base '^HEAD' names commits to leave out (git's ^REV), not one revision; "
+            "give the revision itself: --base HEAD\n",
+        ),
+        (
+            "HEAD:rules.yaml",
+            "rulesdoc: error: --base 'HEAD:rules.yaml' names a git object that is not a commit\n",
+        ),
+        (":/no commit says this", "rulesdoc: error: --base ':/no commit says this' is not a revision"),
     ],
 )
 def test_a_bad_revision_is_one_line(repo: Path, rev: str, error: str) -> None:
+    if rev == "HEAD~1":  # a repository of one commit: HEAD~1 is not there, so not suggested
+        git(repo, "checkout", "-q", "--orphan", "alone")
+        git(repo, "commit", "-q", "-m", "one commit")
+        git(repo, "branch", "-q", "-D", "main")
     done = report(repo, f"--base={rev}")
     assert done.returncode == 2
     assert done.stdout == ""
@@ -210,7 +235,7 @@ def test_code_span_outlasts_any_run_of_backticks() -> None:
 
 
 def test_a_huge_base_catalog_is_refused_before_it_is_read(repo: Path) -> None:
-    """A 5 MB base catalog (the limit is 4 MiB): one line naming it, found from git's size alone."""
+    """A 5 MB base catalog (over the limit): one line naming it, found from git's size alone."""
     catalog = repo / "locales" / "da" / "LC_MESSAGES" / "messages.po"
     good = catalog.read_bytes()
     catalog.write_bytes(good + b"#" * (5 * 1024 * 1024) + b"\n")
@@ -219,7 +244,7 @@ def test_a_huge_base_catalog_is_refused_before_it_is_read(repo: Path) -> None:
     done = report(repo, "--base", "HEAD")
     assert done.returncode == 2
     assert done.stderr.strip().startswith("rulesdoc: error: HEAD:locales/da/LC_MESSAGES/messages.po: file is")
-    assert "the limit is 4,194,304" in done.stderr
+    assert f"the limit is {files.MAX_CATALOG_BYTES:,}" in done.stderr
 
 
 def test_a_rules_symlink_out_of_the_project_is_refused(repo: Path) -> None:
@@ -288,9 +313,9 @@ def test_a_report_over_githubs_limit_is_cut_at_a_line_and_the_whole_one_written(
     rules = repo / "rules.yaml"
     examples = "".join(
         NEW_EXAMPLE.replace("blocked-round", f"blocked-{n}").replace(
-            "The draw pile ran out", f"Pile {n} ran out, " + "long " * 20
+            "The draw pile ran out", f"Pile {n} ran out, " + "long " * 36
         )
-        for n in range(400)
+        for n in range(95)  # within the rules' bounds: 100 examples, 200-character titles
     )
     rules.write_text(rules.read_text("utf-8") + examples, "utf-8")
     whole = report(repo, "--base", "HEAD~1")
@@ -304,7 +329,10 @@ def test_a_report_over_githubs_limit_is_cut_at_a_line_and_the_whole_one_written(
     comment = done.stdout
     assert len(comment.encode("utf-16-le")) // 2 <= 64_000  # the workflow's marker line fits beside it
     *kept, last = comment.rstrip("\n").split("\n")
-    assert whole.stdout.startswith("\n".join(kept[:-1]))  # whole lines, in order
+    body = kept[:-1]  # the blank line before the cut line
+    if body[-2:] == ["", "</details>"]:  # a <details> the cut left open, closed
+        body = body[:-2]
+    assert whole.stdout.startswith("\n".join(body))  # whole lines, in order
     assert (
         last.startswith("**") and "more line(s) not shown**: a GitHub comment holds 65,536 characters" in last
     )
@@ -359,3 +387,29 @@ def test_a_base_revisions_byte_order_mark_is_read_as_the_working_copys(
         assert done.returncode == 0 and "No value changed." in done.stdout, done.stderr
     else:
         assert (done.returncode, done.stderr) == (2, says)
+
+
+def test_a_base_named_by_its_message_is_read(repo: Path) -> None:
+    """`:/text`, git's newest commit whose message matches, is a revision like any other."""
+    done = report(repo, "--base", ":/the rules as they are", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["commit"] == git(repo, "rev-parse", "HEAD~1")
+    changed = [(v["key"], v["before"], v["after"]) for v in data["values"] if v["changed"]]
+    assert changed == [("card_values.joker", 20, 25)]
+    by_name = json.loads(report(repo, "--base", "HEAD~1", "--format", "json").stdout)
+    assert data == by_name | {"base": ":/the rules as they are"}  # catalogs too: the same commit read
+
+
+def test_a_shallow_clone_says_its_history_is_shallow(repo: Path, tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    done = report(clone, "--base", "HEAD~1")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "rulesdoc: error: --base 'HEAD~1' is not in this clone, whose history is shallow: fetch more "
+        "of it (git fetch --deepen=50, or fetch-depth: 0 in actions/checkout) or the base branch "
+        "(git fetch origin main)\n"
+    )
+    git(clone, "fetch", "-q", "--deepen=1")  # what the line says to do works
+    assert report(clone, "--base", "HEAD~1").returncode == 0

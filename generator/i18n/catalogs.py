@@ -40,6 +40,10 @@ from generator.i18n.verdicts import THEME_ORIGIN, from_theme
 from generator.io import files
 from generator.io.project import DOMAIN, template_path
 
+# Babel's fuzzy matching compares each new message with every translated one (difflib, quadratic
+# in their lengths): a 4 MiB catalog of 85,000 entries against 200 new ones took 30 s. Past this
+# many comparisons a catalog is merged without it, and `catalog update` says so.
+MAX_FUZZY_COMPARISONS = 1_000_000
 SHRINK_LIMIT = 0.5  # an update that would make more than half of a catalog obsolete needs --force
 
 
@@ -66,13 +70,29 @@ class Update:
     revived: int  # obsolete entries the source brought back
     header: str = ""  # "" or what was done to the Plural-Forms header
     written: bool = False
+    comparisons: int = 0  # the fuzzy matching skipped: this many comparisons, past the bound
 
     def summary(self) -> str:
         if not self.written:
             return "up to date"
         parts = [f"{n} {what}" for n, what in ((self.new, "new"), (self.fuzzy, "fuzzy"),
                  (self.obsolete, "obsolete"), (self.revived, "restored")) if n]  # fmt: skip
+        if self.comparisons:
+            parts.append(
+                f"no fuzzy matching ({self.comparisons:,} comparisons, over {MAX_FUZZY_COMPARISONS:,}): "
+                "new messages start untranslated"
+            )
         return ", ".join(([self.header] if self.header else []) + parts) or "updated (comments or order)"
+
+
+def merge(catalog: Catalog, template: Catalog, **options: bool) -> int:
+    """Babel's ``Catalog.update``, its fuzzy matching left out past MAX_FUZZY_COMPARISONS;
+    returns the comparisons it would have made then, else 0."""
+    new = sum(1 for m in template if m.id and catalog.get(m.id, m.context) is None)
+    comparisons = new * sum(1 for m in catalog if m.id and m.string)
+    skip = comparisons > MAX_FUZZY_COMPARISONS
+    catalog.update(template, no_fuzzy_matching=skip, **options)
+    return comparisons if skip else 0
 
 
 def update(
@@ -154,7 +174,7 @@ def _update_one(
         "" if any("Plural-Forms" in line for line in repaired) else _plural_header(loaded, cldr_plural_forms)
     )
     header = "; ".join([*repaired, plural] if plural else repaired)
-    catalog.update(template, update_header_comment=False, update_creation_date=True)
+    comparisons = merge(catalog, template, update_header_comment=False, update_creation_date=True)
     # The header speaks for the project as the template does (name, version, bugs address).
     catalog.project, catalog.version = template.project, template.version
     catalog.msgid_bugs_address = template.msgid_bugs_address
@@ -173,7 +193,7 @@ def _update_one(
     changed = not same_messages(old, data)
     if changed:
         files.write_atomically(loaded.path, data, root=root)
-    return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed)
+    return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed, comparisons)
 
 
 def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:

@@ -26,10 +26,12 @@ from generator.errors import Location, RulesdocError, display_path
 KiB, MiB = 1024, 1024 * 1024
 # Documented limits (manual/publishing.md, "Untrusted input"): far above any real input, far below what hurts.
 MAX_RULES_BYTES = 1 * MiB
-MAX_CATALOG_BYTES = 4 * MiB
+MAX_CATALOG_BYTES = 512 * KiB  # 6 times our largest (86 kB): check, render, report stay within 10 s
 MAX_TEMPLATE_BYTES = 1 * MiB
 MAX_CONFIG_BYTES = 256 * KiB  # glossaries, check.yaml
-MAX_SCORE_INPUT_BYTES = 64 * MiB  # `score` reads rounds one at a time; this bounds the wait
+# `score` reads rounds one at a time, about 2.5 s a MiB on two cores; this bounds the wait (with
+# its count of rounds, generator.score.reading.MAX_ROUNDS: YAML aliases repeat a round in 5 bytes).
+MAX_SCORE_INPUT_BYTES = 2 * MiB
 
 
 def check_regular(path: Path, root: Path | None = None) -> os.stat_result:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from generator.errors import printable, short
-from generator.lint.model import Report
+from generator.lint.model import Overflow, Report, shown
 from generator.lint.registry import Check
 
 
@@ -22,7 +22,7 @@ def verdict(report: Report) -> str:
 def format_text(report: Report) -> str:
     out: list[str] = []
     for summary in report.summaries:
-        mine = [f for f in report.findings if f.locale == summary.code]
+        mine, left = shown(f for f in report.findings if f.locale == summary.code)
         if not mine:
             continue
         out.append(printable(f"{summary.code} ({summary.name}): {summary.path}"))
@@ -30,6 +30,7 @@ def format_text(report: Report) -> str:
             out.append("  " + finding.line_text())
             if finding.detail:
                 out.extend("    " + printable(line) for line in finding.detail.splitlines())
+        out.extend("  " + overflow.line_text() for overflow in left)
         out.append("")
     out += [table(report), "", verdict(report)]
     return "\n".join(out)
@@ -50,10 +51,14 @@ def table(report: Report) -> str:
 
 
 def format_json(report: Report) -> str:
-    findings = [dataclasses.asdict(f) | {"severity": f.severity.value} for f in report.findings]
+    """Findings bounded as in text: past SHOWN_ALIKE of a kind for a file, ``more`` counts them."""
+    kept, left = shown(report.findings)
+    findings = [dataclasses.asdict(f) | {"severity": f.severity.value} for f in kept]
+    more = [dataclasses.asdict(o) | {"severity": o.severity.value} for o in left]
     return json.dumps(
         {
             "findings": findings,
+            "more": more,
             "languages": [
                 {key: value for key, value in dataclasses.asdict(s).items() if key != "path"}
                 for s in report.summaries
@@ -78,7 +83,8 @@ def _escape_property(text: str) -> str:
 def format_github(report: Report) -> str:
     """Workflow commands: each finding becomes an annotation on its file and line."""
     out = []
-    for f in report.findings:
+    kept, left = shown(report.findings)
+    for f in kept:
         properties = [f"file={_escape_property(f.path)}"]
         if f.line:
             properties.append(f"line={f.line}")
@@ -86,11 +92,18 @@ def format_github(report: Report) -> str:
         msgid = f"{short(f.msgid)!r}: " if f.msgid else ""
         line = f"::{f.severity.value} {','.join(properties)}::{_escape_data(msgid + f.message)}"
         out.append(printable(line))
-    for f in report.findings:
+    out.extend(_github_overflow(overflow) for overflow in left)
+    for f in kept:
         if f.detail:
             out += [f"::group::{_escape_data(f.where)}", printable(f.detail), "::endgroup::"]
     out += [table(report), verdict(report)]
     return "\n".join(out)
+
+
+def _github_overflow(overflow: Overflow) -> str:
+    title = _escape_property(f"rulesdoc {overflow.check} ({overflow.locale})")
+    properties = f"file={_escape_property(overflow.path)},title={title}"
+    return printable(f"::{overflow.severity.value} {properties}::{_escape_data(overflow.line_text())}")
 
 
 def check_list(checks: Sequence[Check]) -> str:

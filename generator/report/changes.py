@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from generator.engine import scoring as engine
 from generator.engine.model import Rules
-from generator.errors import Location, RulesdocError, display_path
+from generator.errors import Location, RulesdocError, display_path, short
 from generator.io import files
 from generator.spec.rules import load_rules, parse_rules
 from generator.spec.rules_data import PlayerCount, player_counts, rule_values
@@ -101,10 +101,20 @@ class Report:
 
 @dataclass(frozen=True)
 class Git:
-    """Reads files of one revision of the repository holding ``folder``."""
+    """Reads files of one revision of the repository holding ``folder``.
+
+    ``rev`` is the revision as the user wrote it (echoed, cut to 60 characters); ``resolved`` its
+    commit once :meth:`commit` has found it, which every read names: a form such as ``:/text``
+    (the newest commit whose message matches) means nothing followed by ``:path``.
+    """
 
     folder: Path
     rev: str
+    resolved: str = ""
+
+    @property
+    def shown(self) -> str:
+        return short(self.rev)
 
     def run(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         try:
@@ -115,7 +125,12 @@ class Git:
     def commit(self) -> str:
         """The revision's commit, or the one-line reason there is none."""
         if self.rev.startswith("-"):  # it would be read as an option of git
-            raise RulesdocError(f"--base {self.rev!r} is not a git revision")
+            raise RulesdocError(f"--base {self.shown!r} is not a git revision")
+        if self.rev.startswith("^"):  # git's "not reachable from": a set of commits left out, not one
+            raise RulesdocError(
+                f"--base {self.shown!r} names commits to leave out (git's ^REV), not one revision; "
+                f"give the revision itself: --base {short(self.rev.lstrip('^'))}"
+            )
         inside = self.run("rev-parse", "--git-dir")
         if inside.returncode != 0:
             said = inside.stderr.decode(errors="replace").strip().splitlines()
@@ -124,12 +139,25 @@ class Git:
                 f"report compares with a git revision, but git says: {why}",
                 Location(display_path(self.folder)),
             )
-        found = self.run("rev-parse", "--verify", "--quiet", f"{self.rev}^{{commit}}")
-        if found.returncode != 0:
-            raise RulesdocError(
-                f"--base {self.rev!r} is not a revision of this repository (try origin/main, HEAD~1)"
-            )
+        named = self.run("rev-parse", "--verify", "--quiet", "--end-of-options", self.rev)
+        if named.returncode != 0:
+            raise RulesdocError(self._not_found())
+        found = self.run("rev-parse", "--verify", "--quiet", f"{named.stdout.decode().strip()}^{{commit}}")
+        if found.returncode != 0:  # a file (HEAD:rules.yaml) or a tree (HEAD^{tree})
+            raise RulesdocError(f"--base {self.shown!r} names a git object that is not a commit")
         return found.stdout.decode().strip()
+
+    def _not_found(self) -> str:
+        """Why the revision is not there: a shallow clone has only the last commits of its history."""
+        shallow = self.run("rev-parse", "--is-shallow-repository").stdout.strip() == b"true"
+        if shallow:
+            return (
+                f"--base {self.shown!r} is not in this clone, whose history is shallow: fetch more of "
+                "it (git fetch --deepen=50, or fetch-depth: 0 in actions/checkout) or the base branch "
+                "(git fetch origin main)"
+            )
+        tries = ", ".join(rev for rev in ("origin/main", "HEAD~1") if rev != self.rev)
+        return f"--base {self.shown!r} is not a revision of this repository (try {tries})"
 
     def relative(self, path: Path) -> str:
         """The path of the file (a symlink's target: git keeps the link, not the file) in ``folder``."""
@@ -145,7 +173,7 @@ class Git:
 
         Its size is asked of git first: a huge base file is refused before it is read.
         """
-        name = f"{self.rev}:./{self.relative(path)}"
+        name = f"{self.resolved or self.rev}:./{self.relative(path)}"
         sized = self.run("cat-file", "-s", name)
         if sized.returncode != 0:
             return None
@@ -153,7 +181,7 @@ class Git:
         if size > limit:
             raise RulesdocError(
                 f"file is {size:,} bytes in the base revision; the limit is {limit:,}",
-                Location(f"{self.rev}:{self.relative(path)}"),
+                Location(f"{self.shown}:{self.relative(path)}"),
             )
         shown = self.run("cat-file", "blob", name)
         return shown.stdout[: limit + 1] if shown.returncode == 0 else None
@@ -228,7 +256,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
     from generator.i18n import po
-    from generator.i18n.catalogs import extract, prefill_theme
+    from generator.i18n.catalogs import extract, merge, prefill_theme
     from generator.i18n.translate import catalog_codes, catalog_path
     from generator.i18n.verdicts import from_theme
 
@@ -241,10 +269,10 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
         path = catalog_path(locales, code)
         updated = po.load(path, root).catalog  # a copy in memory: the file is never written
         known = {po.key_of(m) for m in updated if m.id}
-        updated.update(template, update_header_comment=False)
+        merge(updated, template, update_header_comment=False)  # as `catalog update` merges
         prefill_theme(updated, known)  # as `catalog update` does
         data = git.show(path, files.MAX_CATALOG_BYTES)
-        where = f"{git.rev}:{git.relative(path)}"
+        where = f"{git.shown}:{git.relative(path)}"
         try:
             base = po.parse(data, path, where).catalog if data is not None else None
         except RulesdocError as error:
@@ -281,9 +309,9 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
 def compare(root: Path, rules_path: Path, locales: Path, rev: str) -> Report:
     """The report of the working tree's rules and catalogs against revision ``rev``."""
     after = load_rules(rules_path, root)
-    git = Git(rules_path.resolve().parent, rev)
-    commit = git.commit()
-    where = f"{rev}:{git.relative(rules_path)}"
+    commit = Git(rules_path.resolve().parent, rev).commit()
+    git = Git(rules_path.resolve().parent, rev, commit)
+    where = f"{git.shown}:{git.relative(rules_path)}"
     text = git.show(rules_path, files.MAX_RULES_BYTES)
     if text is None:
         raise RulesdocError("no such file in the base revision", Location(where))
@@ -295,5 +323,5 @@ def compare(root: Path, rules_path: Path, locales: Path, rev: str) -> Report:
         examples=example_changes(before, after),
         player_counts=player_count_changes(before, after),
         # The project's folder, not the catalogs': a catalog may be a symlink to another in the project.
-        languages=translation_changes(root, locales, Git(root.resolve(), rev)),
+        languages=translation_changes(root, locales, Git(root.resolve(), rev, commit)),
     )

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from generator.errors import short
 from generator.i18n.markup import escape_text
 from generator.io import files
 from generator.report.changes import MessageChange, Outcome, Report, Value
@@ -87,7 +88,7 @@ def _quoted(message: MessageChange) -> str:
 
 def markdown(report: Report) -> str:
     """For a pull-request comment or ``$GITHUB_STEP_SUMMARY``."""
-    lines = [f"## Rule change against {code_span(report.base)} ({report.commit[:12]})", ""]
+    lines = [f"## Rule change against {code_span(short(report.base))} ({report.commit[:12]})", ""]
 
     changed = [change for change in report.values if change.changed]
     lines += ["### Values", ""]

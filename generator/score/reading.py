@@ -42,6 +42,10 @@ from generator.spec.rules import parse_round
 
 Form = Literal["round", "list", "game"]
 STDIN = "<stdin>"
+# Rounds in one input: a game ends in a few dozen, a batch for an app's tests needs hundreds. With
+# the byte limit, it bounds the time (`- *round` repeats a round of 108 cards in 5 bytes): at both
+# bounds `score` takes under 10 s on two cores (manual/publishing.md, "Untrusted input").
+MAX_ROUNDS = 5_000
 _STR = "tag:yaml.org,2002:str"
 
 
@@ -149,6 +153,10 @@ class RoundStream:
             raise self.source.error(self._root, "no round in the input")
 
     def _read(self, node: Node, number: int) -> tuple[Round, Location]:
+        if number > MAX_ROUNDS:
+            raise self.source.error(
+                node, f"round {number:,}: at most {MAX_ROUNDS:,} rounds in one input; score them in parts"
+            )
         return parse_round(node, self.source, f"round {number}"), self.source.at(node)
 
     @staticmethod

@@ -40,6 +40,13 @@ MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: tw
 # is below 7·V + 37·V + 432 = 44·V + 432 = 440 000 432 < 2**31 - 1 = 2 147 483 647.
 # (Only tied extra rounds can add to totals past that: each round again at most 37·V + 432.)
 MAX_VALUE = 10_000_000
+# Worked examples and their texts bound every command's time (manual/publishing.md, "Untrusted
+# input"): each example is scored, rendered and linted in every language, and each title and note
+# is wrapped into every catalog. The real project has 4 examples of titles under 60 characters;
+# at these bounds, within rules.yaml's 1 MiB, render and check take about 6.5 s on two cores.
+MAX_EXAMPLES = 100
+MAX_TITLE_CHARACTERS = 200
+MAX_NOTE_CHARACTERS = 1_000
 # Lowercase words joined by "-".
 EXAMPLE_ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$"
 # Title and note: any text with something other than whitespace in it.
@@ -97,6 +104,7 @@ class Text:
 
     pattern: str = NON_EMPTY_TEXT_PATTERN
     mismatch: str = ""
+    max_length: int | None = None  # characters, as written (the schema's maxLength)
 
 
 @dataclass(frozen=True)
@@ -114,9 +122,10 @@ class CardCode:
 
 @dataclass(frozen=True)
 class ListOf:
-    """A list of ``items``. ``min_items``/``max_items`` are the schema's: the loader leaves the
-    one bounded count, the hands of a round, to the engine, which checks it against the rules'
-    own players (tighter than two decks' 2 to 8, and named in its words)."""
+    """A list of ``items``. ``min_items``/``max_items`` are the schema's; the loader reads
+    ``max_items`` of the examples, and leaves the other bounded count, the hands of a round, to
+    the engine, which checks it against the rules' own players (tighter than two decks' 2 to 8,
+    and named in its words)."""
 
     items: Field
     min_items: int | None = None
@@ -236,8 +245,17 @@ EXAMPLE = Section(
             "Lowercase words joined by '-', unique among the examples.",
             Text(EXAMPLE_ID_PATTERN, mismatch="example id {value!r} must be lowercase words joined by '-'"),
         ),
-        Field("title", "English source text, translated in the catalogs.", Text()),
-        Field("note", "Optional English sentence shown below the title.", Text(), required=False),
+        Field(
+            "title",
+            "English source text, translated in the catalogs.",
+            Text(max_length=MAX_TITLE_CHARACTERS),
+        ),
+        Field(
+            "note",
+            "Optional English sentence shown below the title.",
+            Text(max_length=MAX_NOTE_CHARACTERS),
+            required=False,
+        ),
         Field(
             "illustrates",
             "The rule the example is there to show: the build fails if another rule decides it.",
@@ -308,7 +326,10 @@ RULES = Section(
         Field(
             "examples",
             "Worked examples, shown on the scoring page in every language.",
-            ListOf(Field("", "A worked example: a situation the pages score, in every language.", EXAMPLE)),
+            ListOf(
+                Field("", "A worked example: a situation the pages score, in every language.", EXAMPLE),
+                max_items=MAX_EXAMPLES,
+            ),
             required=False,
         ),
     )

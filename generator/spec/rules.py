@@ -33,6 +33,7 @@ from generator.spec.fields import (
     Boolean,
     Choice,
     Integer,
+    ListOf,
     Number,
     Section,
     Text,
@@ -128,6 +129,13 @@ def _example(node: Node, source: Source, index: int) -> Example:
 
 def _examples(node: Node, source: Source) -> tuple[Example, ...]:
     nodes = sequence(node, source, "examples")
+    limit = RULES.kind("examples", ListOf).max_items
+    if limit is not None and len(nodes) > limit:  # before any is read: each costs every command time
+        raise source.error(
+            nodes[limit],
+            f"example {limit + 1} of {len(nodes):,}: at most {limit} worked examples; keep the ones "
+            "that show a rule",
+        )
     examples = tuple(_example(example_node, source, index) for index, example_node in enumerate(nodes))
     seen: set[str] = set()
     for example_node, example in zip(nodes, examples, strict=True):

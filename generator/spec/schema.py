@@ -60,7 +60,8 @@ def _value(kind: Integer | Number | Boolean | Text | Choice | CardCode) -> dict[
     if isinstance(kind, Boolean):
         return {"type": "boolean", "default": kind.default}
     if isinstance(kind, Text):
-        return {"type": "string", "pattern": kind.pattern}
+        length = {} if kind.max_length is None else {"maxLength": kind.max_length}
+        return {"type": "string", "pattern": kind.pattern, **length}
     if isinstance(kind, Choice):
         return {"enum": list(kind.values)}
     return {"type": "string", "pattern": card_pattern()}

@@ -95,6 +95,8 @@ def text(kind: Text, node: Node, source: Source, what: str) -> str:
     control = CONTROL_CHARACTERS.search(value)
     if control:  # an escape like "\0" or "\e": it would reach the POT, the pages and the search index
         raise source.error(node, f"{what} holds the control character {control.group()!r}; refused")
+    if kind.max_length is not None and len(value) > kind.max_length:
+        raise source.error(node, f"{what} is {len(value):,} characters long; at most {kind.max_length:,}")
     spaced = " ".join(value.split())
     if kind.mismatch and (spaced != value or not re.search(kind.pattern, spaced)):
         raise source.error(node, kind.mismatch.format(value=short(spaced)))
