@@ -5,11 +5,62 @@
 // module apps use. Texts are placed as text (textContent), never as markup: a catalog cannot
 // add a tag. An English fallback ({"en": text}) is marked lang="en", as on the rest of the page.
 // Without JavaScript the block stays empty and the page reads as before.
+//
+// The round and the game live in the page address, after "#calc=" (written with replaceState on
+// every change, read once at the start); any other fragment is the page's own (a heading) and is
+// left alone. The address is untrusted input: read within bounds, cards only from the page's
+// list, and anything else ignored whole.
 
 import { score } from "./scoring.mjs";
 import { Words, element, formatNumber, seatSum, sentences } from "./calculator_words.mjs";
 
 export { Words, formatNumber }; // for the browser tests, which import the page's own module
+
+// ---------------------------------------------------------------- the page address
+
+const PREFIX = "#calc=";
+const VERSION = "1";
+const MAX_ADDRESS = 16384; // characters of the fragment
+const MAX_ROUNDS = 500; // rounds of a game
+const MAX_CARDS = 108; // cards in one hand: two decks
+
+/** A round as text: "<went out, or b for blocked>[r for hand rummy]-<seat>-<seat>...", a seat
+ * "o" (opened) or "n" then its cards joined by "." ("1-o5C.6D-o-nJK"). */
+function encodeRound(round) {
+  const out = (round.went_out === null ? "b" : String(round.went_out)) + (round.hand_rummy ? "r" : "");
+  return [out, ...round.hands.map((hand) => (hand.opened ? "o" : "n") + hand.cards.join("."))].join("-");
+}
+
+/** The fragment of a state: the version, the round on the form, then the game's rounds. */
+function encodeState(round, game) {
+  return PREFIX + [VERSION, encodeRound(round), ...game.map(encodeRound)].join("~");
+}
+
+function decodeRound(text, codes, players) {
+  const [head, ...seats] = text.split("-");
+  const found = /^(b|[0-9]{1,2})(r?)$/.exec(head);
+  if (!found || seats.length < players.min || seats.length > players.max) return null;
+  const hands = [];
+  for (const seat of seats) {
+    if (seat[0] !== "o" && seat[0] !== "n") return null;
+    const cards = seat.length > 1 ? seat.slice(1).split(".") : [];
+    if (cards.length > MAX_CARDS || !cards.every((code) => codes.has(code))) return null;
+    hands.push({ cards, opened: seat[0] === "o" });
+  }
+  const wentOut = found[1] === "b" ? null : Number(found[1]);
+  if (wentOut !== null && wentOut >= hands.length) return null;
+  return { hands, went_out: wentOut, hand_rummy: found[2] === "r" };
+}
+
+/** The round and the game of a fragment, or null: not ours, too long, or not a state. */
+function decodeState(fragment, codes, players) {
+  if (typeof fragment !== "string" || !fragment.startsWith(PREFIX) || fragment.length > MAX_ADDRESS) return null;
+  const [version, ...texts] = fragment.slice(PREFIX.length).split("~");
+  if (version !== VERSION || !texts.length || texts.length > MAX_ROUNDS + 1) return null;
+  const rounds = texts.map((text) => decodeRound(text, codes, players));
+  if (rounds.some((round) => round === null)) return null;
+  return { round: rounds[0], game: rounds.slice(1) };
+}
 
 // ---------------------------------------------------------------- the form
 
@@ -23,8 +74,30 @@ class Calculator {
     this.wentOut = 0;
     this.handRummy = false;
     this.game = [];
+    this.saving = false; // the page's own fragment stays until the reader changes something
+    this.restore(location.hash);
     this.resize(this.players);
     this.build();
+  }
+
+  restore(fragment) {
+    const codes = new Set(this.data.cards.map((card) => card.code));
+    const saved = decodeState(fragment, codes, this.data.rules.players);
+    if (!saved) return;
+    this.players = saved.round.hands.length;
+    this.hands = saved.round.hands;
+    this.wentOut = saved.round.went_out;
+    this.handRummy = saved.round.hand_rummy;
+    // A game this page's scorer refuses (edited by hand) is not kept; the round still is.
+    const game = saved.game.length ? score(this.data.rules, { rounds: saved.game }) : null;
+    this.game = game && !game.error ? saved.game : [];
+  }
+
+  save() {
+    if (!this.saving) return;
+    const fragment = encodeState(this.round(), this.game);
+    const address = fragment.length <= MAX_ADDRESS ? fragment : location.pathname + location.search;
+    history.replaceState(history.state, "", address);
   }
 
   resize(players) {
@@ -187,6 +260,11 @@ class Calculator {
   }
 
   update() {
+    this.showRound();
+    this.save();
+  }
+
+  showRound() {
     const round = this.round();
     const result = score(this.data.rules, round);
     if (result.error) {
@@ -208,6 +286,11 @@ class Calculator {
   }
 
   drawGame() {
+    this.showGame();
+    this.save();
+  }
+
+  showGame() {
     const m = this.data.messages;
     const w = this.words;
     if (!this.game.length) {
@@ -255,6 +338,7 @@ function start() {
   root.dataset.started = "true";
   const calculator = new Calculator(root, JSON.parse(source.textContent));
   calculator.drawGame();
+  calculator.saving = true;
 }
 
 start();

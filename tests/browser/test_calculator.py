@@ -297,3 +297,80 @@ def test_in_use_on_a_phone_nothing_scrolls_sideways(
     finally:
         context.close()
     problems.assert_none()
+
+
+def calculator_state(page: Page) -> dict[str, Any]:
+    """What the reader sees: the calculator's text and its controls' values."""
+    return {
+        "text": page.locator("#rd-calc").inner_text(),
+        "players": page.input_value("#rd-calc-players"),
+        "checked": page.eval_on_selector_all("#rd-calc input:checked", "inputs => inputs.map(i => i.id)"),
+    }
+
+
+def test_the_round_and_the_game_live_in_the_address(page: Page, problems: Problems, site_url: str) -> None:
+    scoring_page(page, site_url, "da")
+    before = page.evaluate("history.length")
+    # A game of one round (player 2 out, player 3 never opened), then a round on the form.
+    page.select_option("#rd-calc-players", "3")
+    page.check("#rd-calc-out-1")
+    add_cards(page, 0, ["5C", "6D"])
+    page.uncheck("#rd-calc-opened-2")
+    add_cards(page, 2, ["JK"])
+    page.click("#rd-calc-add-round")
+    add_cards(page, 0, ["KH", "10S"])
+    page.check("#rd-calc-rummy")
+    shown = calculator_state(page)
+    assert page.evaluate("history.length") == before  # replaced, not pushed
+    address = page.url
+    assert "#calc=" in address, address
+    page.reload(wait_until="networkidle")
+    page.locator("#rd-calc form").wait_for()
+    assert calculator_state(page) == shown
+    assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == ["11", "0", "45"]
+    # The link shared: a new page shows the same round and game.
+    other = page.context.new_page()
+    problems.watch(other)
+    other.goto(address, wait_until="networkidle")
+    other.locator("#rd-calc form").wait_for()
+    assert calculator_state(other) == shown
+    other.close()
+    problems.assert_none()
+
+
+HOSTILE_FRAGMENTS = [
+    "#calc=1~0-o<img src=x onerror=document.title='x'>-o",
+    "#calc=1~0-o-o" + "~0-o-o" * 600,  # more rounds than a game keeps
+    "#calc=1~0-o" + ".AH" * 3000,  # longer than an address is read
+    "#calc=1~0-o" + ".KH" * 109 + "-o",  # more cards than two decks
+    "#calc=2~0-o-o",  # a version this page does not know
+    "#calc=1~7-o-o",  # out: a seat the round does not have
+    "#calc=1~0" + "-o" * 9,  # more players than the rules allow
+    "#calc=1~0-oXX-o",  # no such card
+    "#calc=1~0-x-o",
+    "#calc=1",
+    "#calc=%E0%A4%A",
+    "#calc=1~__proto__-o-o~constructor",
+]
+
+
+def test_a_fragment_not_a_state_leaves_an_empty_calculator(
+    page: Page, problems: Problems, site_url: str
+) -> None:
+    scoring_page(page, site_url, "en")
+    empty = calculator_state(page)
+    url = expected.page_url(site_url, "en")
+    # The page's own fragment (a heading) is left alone until the reader changes the round.
+    heading = page.evaluate("document.querySelector('article h2[id]').id")
+    page.goto(f"{url}#{heading}", wait_until="networkidle")
+    page.locator("#rd-calc form").wait_for()
+    assert page.evaluate("location.hash") == f"#{heading}"
+    assert calculator_state(page) == empty
+    for fragment in HOSTILE_FRAGMENTS:
+        page.goto("about:blank")
+        page.goto(url + fragment, wait_until="networkidle")
+        page.locator("#rd-calc form").wait_for()
+        assert calculator_state(page) == empty, fragment
+        assert page.locator("#rd-calc img").count() == 0
+        assert page.title() != "x"
+    problems.assert_none()
