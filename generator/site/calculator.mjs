@@ -143,7 +143,7 @@ class Calculator {
       this.handRummy = rummy.checked;
       this.update();
     });
-    this.result = element("div", { class: "rd-calc-result", "aria-live": "polite", id: this.id("result") });
+    this.result = element("div", { class: "rd-calc-result rd-calc-round", "aria-live": "polite", id: this.id("result") });
     this.sheet = element("div", { class: "rd-calc-sheet", "aria-live": "polite", id: this.id("sheet") });
     const addRound = this.button("add-round", w.say(m.add_round));
     addRound.addEventListener("click", () => {
@@ -166,9 +166,9 @@ class Calculator {
     form.addEventListener("submit", (event) => event.preventDefault());
     this.root.replaceChildren(
       element("h2", { id: this.id("heading") }, w.say(m.heading)),
-      element("p", {}, w.say(m.intro)),
+      element("p", { class: "rd-calc-intro" }, w.say(m.intro)),
       form,
-      element("h3", { id: this.id("result-heading") }, w.say(m.result)),
+      element("h3", { id: this.id("result-heading"), class: "rd-calc-round" }, w.say(m.result)),
       this.result,
       element("h3", { id: this.id("game-heading") }, w.say(m.game)),
       element("p", { class: "rd-calc-buttons" }, addRound, " ", newGame),

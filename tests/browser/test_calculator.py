@@ -374,3 +374,27 @@ def test_a_fragment_not_a_state_leaves_an_empty_calculator(
         assert page.locator("#rd-calc img").count() == 0
         assert page.title() != "x"
     problems.assert_none()
+
+
+CONTROLS = "#rd-calc select, #rd-calc input, #rd-calc button"
+
+
+def shown(page: Page, selector: str) -> list[bool]:
+    return [item.is_visible() for item in page.locator(selector).all()]
+
+
+def test_printing_prints_the_score_sheet_not_the_controls(page: Page, site_url: str) -> None:
+    scoring_page(page, site_url, "nl")
+    page.emulate_media(media="print")
+    assert shown(page, "#rd-calc") == [False]  # no round in the game: nothing of it on paper
+    page.emulate_media(media="screen")
+    add_cards(page, 1, ["KH", "9C"])
+    page.click("#rd-calc-add-round")
+    assert all(shown(page, CONTROLS)) and shown(page, ".rd-calc-intro") == [True]
+    page.emulate_media(media="print")
+    assert not any(shown(page, CONTROLS)), "a control prints"
+    assert shown(page, ".rd-calc-intro") == [False]
+    assert not any(shown(page, ".rd-calc-round")), "the round on the form prints"
+    assert shown(page, "#rd-calc-sheet table") == [True]
+    assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == ["0", "19"]
+    assert shown(page, "#rd-calc-game-heading") == [True]
