@@ -62,7 +62,7 @@ class RulesdocPlugin(BasePlugin[RulesdocConfig]):  # type: ignore[no-untyped-cal
         options = self.config
         self.run.configure(config, self._project(config), list(options.languages), options.strict)
         # The scoring page's calculator, in every build (the language builds point at the root's).
-        config.extra_javascript = assets.with_script(list(config.extra_javascript), _module_script)
+        config.extra_javascript = assets.with_script(list(config.extra_javascript), ExtraScriptValue)
         return config
 
     def _project(self, config: MkDocsConfig) -> Project:
@@ -133,10 +133,3 @@ def _generate(files: Files, config: MkDocsConfig, generated: Iterable[tuple[str,
         if existing is not None:
             files.remove(existing)
         files.append(File.generated(config, uri, content=content))
-
-
-def _module_script(path: str) -> ExtraScriptValue:
-    """``extra_javascript`` entry of a module script, as MkDocs' validation makes one for ``.mjs``."""
-    script = ExtraScriptValue(path)
-    script.type = "module"
-    return script

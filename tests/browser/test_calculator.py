@@ -8,6 +8,7 @@ hand, and from Babel (the page's numbers): none from the script under test.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -398,3 +399,36 @@ def test_printing_prints_the_score_sheet_not_the_controls(page: Page, site_url: 
     assert shown(page, "#rd-calc-sheet table") == [True]
     assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == ["0", "19"]
     assert shown(page, "#rd-calc-game-heading") == [True]
+
+
+# Which of the calculator's two scripts the page runs: the module (over http) or the classic one.
+RAN_JS = """() => ({
+    module: document.querySelectorAll('script[type=module][src$="rulesdoc/calculator.mjs"]').length,
+    classic: document.querySelectorAll('script[src$="rulesdoc/calculator-classic.js"]').length,
+})"""
+
+
+def test_opened_from_disk_the_calculator_scores_a_round(
+    page: Page, problems: Problems, site_url: str, built_site: Path
+) -> None:
+    scoring_page(page, site_url, "da")
+    assert page.evaluate(RAN_JS) == {"module": 1, "classic": 0}  # over http: the page's module
+    # Opened from disk (origin null: Chromium refuses module scripts), in Danish.
+    page.goto((built_site / "da" / "scoring.html").as_uri(), wait_until="load")
+    page.locator("#rd-calc form").wait_for()
+    assert page.evaluate(RAN_JS) == {"module": 0, "classic": 1}
+    assert page.locator("#rd-calc form").count() == 1  # started once
+    page.select_option("#rd-calc-players", "2")
+    page.uncheck("#rd-calc-opened-1")
+    add_cards(page, 1, ["KH", "KS", "QD", "JC", "9H"])
+    line = message("da", "%(sum)s, capped at %(cap)s (half the target)")
+    want = line.replace("%(sum)s", "10 + 10 + 10 + 10 + 9 + 25 = 74").replace("%(cap)s", "50")
+    assert seat_result(page, 1) == ("50", want)
+    # The address keeps the round there too.
+    page.reload(wait_until="load")
+    page.locator("#rd-calc form").wait_for()
+    assert seat_result(page, 1) == ("50", want)
+    # From disk, the theme's own requests fail (the language switcher's sitemaps, the search
+    # index): not the calculator's. Anything else is a problem.
+    theirs = ("sitemap.xml", "search/search_index.js")
+    assert [line for line in problems.all() if not any(name in line for name in theirs)] == []

@@ -1,14 +1,16 @@
 """What every engine's site must hold for the scoring page's calculator: its script, found from
-the page's own <script> tag, and beside it the export bundle's scorer, both byte for byte."""
+the page's own <script> tag (classic), and beside it the page's module and the export bundle's
+scorer, byte for byte, and the classic script made of those modules."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from generator.site import assets
 from support import PUBLISHED, ROOT
 
-_SCRIPT = re.compile(r'<script src="([^"]*rulesdoc/calculator\.mjs)" type="module"')
+_SCRIPT = re.compile(r'<script src="([^"]*rulesdoc/calculator\.js)">')
 
 
 def calculator_problems(site: Path) -> list[str]:
@@ -21,8 +23,14 @@ def calculator_problems(site: Path) -> list[str]:
             problems.append(f"{code}/scoring.html: no calculator script or data block")
             continue
         script = folder / found.group(1)
-        if script.read_bytes() != (ROOT / "generator" / "site" / "calculator.mjs").read_bytes():
-            problems.append(f"{code}: {found.group(1)} is not the package's calculator.mjs")
+        if script.read_bytes() != (ROOT / "generator" / "site" / "calculator.js").read_bytes():
+            problems.append(f"{code}: {found.group(1)} is not the package's calculator.js")
+        if (script.parent / "calculator-classic.js").read_bytes() != assets.site_files()[assets.CLASSIC]:
+            problems.append(f"{code}: the classic script beside it is not made of the package's modules")
+        if (script.parent / "calculator.mjs").read_bytes() != (
+            ROOT / "generator" / "site" / "calculator.mjs"
+        ).read_bytes():
+            problems.append(f"{code}: the module beside it is not the package's calculator.mjs")
         words = ROOT / "generator" / "site" / "calculator_words.mjs"
         if (script.parent / "calculator_words.mjs").read_bytes() != words.read_bytes():
             problems.append(f"{code}: the calculator's words beside it are not the package's")
