@@ -8,6 +8,7 @@ it, each one checked as a PNG, the manifest against the catalog's own messages.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -122,4 +123,14 @@ def test_without_playwright_the_command_says_what_to_install(
     )
     err = capsys.readouterr().err
     assert "rulesdoc[screenshots]" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "s").exists()
+
+
+def test_a_chromium_that_cannot_start_is_one_line_and_nothing_written(project: Path, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "generator", "--root", str(project), "screenshots", "--lang", "da"]
+    env = {**os.environ, "RULESDOC_CHROMIUM": str(tmp_path / "no-chromium")}
+    done = subprocess.run([*command, "--out", str(tmp_path / "s")], capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr.startswith("rulesdoc: error: Chromium could not take the screenshots")
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "s").exists()
