@@ -287,6 +287,13 @@ def test_capitalise_first_skips_the_fallback_mark() -> None:
         == f"{FALLBACK_OPEN}The joker{FALLBACK_CLOSE}"
     )
     assert capitalise_first("") == ""
+    # The screenshots' mark around a fallback: every opening tag is skipped, and only tags
+    # (a catalog's "<" is escaped, so it never reaches here as one).
+    assert (
+        capitalise_first(f'<span data-rd-msg="3">{FALLBACK_OPEN}the')
+        == f'<span data-rd-msg="3">{FALLBACK_OPEN}The'
+    )
+    assert capitalise_first("&lt;b&gt; x") == "&lt;b&gt; x"
 
 
 def test_a_page_with_no_translated_sentence_says_it_is_all_in_english(project_copy: Path) -> None:

@@ -120,10 +120,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "report":
         write(report_command.run(args, root, project))
         return EXIT_OK
-    if args.command in ("site-source", "build"):
+    if args.command in ("site-source", "build", "screenshots"):
         from generator.cli import site_commands
 
-        if args.command == "site-source":
+        if args.command == "screenshots":
+            site_commands.screenshots(project, args.lang, args.out, say)
+        elif args.command == "site-source":
             site_commands.write_site_source(project, args.out, args.strict, say)
         else:
             site_commands.build_site(project, args.engine or site_commands.default_engine(), args.strict, say)

@@ -109,6 +109,12 @@ def check_site(project: Project, site: Path, say: Callable[[str], None]) -> int:
     return 0
 
 
+def screenshots(project: Project, code: str, out: Path, say: Callable[[str], None]) -> None:
+    from generator.site.screenshots import take
+
+    take(project, code, out, say)
+
+
 def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, str], None]) -> None:
     """The site's subcommands, on the command's parser (``site-source``, ``build``)."""
     source = commands.add_parser(
@@ -120,6 +126,16 @@ def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, st
     build.add_argument(
         "--engine", choices=ENGINES, help="default: the one installed (mkdocs, properdocs, zensical)"
     )
+    shots = commands.add_parser(
+        "screenshots",
+        help="a PNG of each message where it shows on a language's pages, and manifest.json",
+        description="Renders the language's pages with each message marked, opens them in headless "
+        "Chromium (RULESDOC_CHROMIUM, else /usr/bin/chromium, else Playwright's own) and pictures the "
+        "element of each message: DIR/<hash>.png and DIR/manifest.json, a list of {msgctxt, msgid, "
+        "file, page}. DIR is replaced whole, or left as it was. Needs rulesdoc[screenshots].",
+    )
+    shots.add_argument("--lang", required=True, metavar="CODE", help="the language to picture")
+    out_option(shots, "build/screenshots")
     for command in (source, build):
         command.add_argument(
             "--no-strict", dest="strict", action="store_false", help="build even when `check` reports errors"

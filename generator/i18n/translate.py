@@ -15,6 +15,7 @@ recorded once, with the template line that asked for it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -335,13 +336,19 @@ class Translator:
         return " ".join(self._lookup(context, message, None, 1)[0].split())
 
 
+_OPENING_TAGS = re.compile(r"(?:<[^<>]*>)*")
+
+
 def capitalise_first(text: str) -> str:
     """The text with its first letter a capital, past a fallback mark that opens it.
 
     A sentence may begin with a message ("jokeren koster…"); when that message is the English
     fallback, the text starts with the mark's ``<``, and capitalising that changes nothing.
+    Every tag that opens it is skipped (the fallback's, the screenshots' mark): a catalog's text
+    is escaped, so a ``<`` there is always our own markup.
     """
-    mark = FALLBACK_OPEN if text.startswith(FALLBACK_OPEN) else ""
+    opening = _OPENING_TAGS.match(text)
+    mark = opening.group() if opening else ""
     rest = text[len(mark) :]
     return mark + rest[:1].upper() + rest[1:]
 

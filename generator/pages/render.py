@@ -176,6 +176,9 @@ class Workspace:
     policy: Policy = field(default_factory=Policy)  # locales/check.yaml, read once
     verdicts: dict[str, dict[Key, Verdict]] = field(default_factory=dict)
     counted: dict[str, CatalogStats] = field(default_factory=dict)
+    # How a language's pages are translated: the published Translator, or the screenshots'
+    # marking one (generator/site/screenshots.py), which must never reach a published page.
+    translator: Callable[[Language, Mapping[Key, Verdict] | None], Translator] = Translator
 
     @classmethod
     def load(
@@ -256,7 +259,7 @@ class Workspace:
         return {language.code: self._render_one(language, status) for language in languages}
 
     def _render_one(self, language: Language, status: tuple[CatalogStats, ...]) -> LanguageResult:
-        translate = Translator(language, self.verdicts.get(language.code))
+        translate = self.translator(language, self.verdicts.get(language.code))
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
             translate.gettext,
             translate.ngettext,
