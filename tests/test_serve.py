@@ -417,23 +417,31 @@ def test_hostile_input_keeps_last_good_pages_until_fixed(
     assert_last_good_pages(preview, joker + 10)
 
 
+def preview_rebuilds() -> Callable[[], list[str]]:
+    """The preview's rebuild of the project in the working folder, one memory across calls: each
+    call returns its warnings (its errors among them, as the preview logs them)."""
+    from generator.pages.rebuild_memory import Memory
+    from generator.site.languages import prepare
+    from generator.site.options import site_options
+
+    memory = Memory()
+
+    def rebuild() -> list[str]:
+        codes = list(site_options(Path("mkdocs.yml")).languages)
+        return prepare(Project.at(Path(".")), codes, strict=False, memory=memory).warnings
+
+    return rebuild
+
+
 def test_each_rebuild_reports_errors_of_languages_it_keeps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The preview's memory keeps a language's report with its pages: a second rebuild of the same
     broken input (a busy watcher sees one save as two changes) reports the error again, and a
     rebuild that failed on an input is not remembered as a good one."""
-    from generator.pages.rebuild_memory import Memory
-    from generator.site.languages import prepare
-    from generator.site.options import site_options
-
     root = copy_project(tmp_path / "project")
     monkeypatch.chdir(root)
-    memory = Memory()
-
-    def rebuild() -> list[str]:
-        codes = list(site_options(Path("mkdocs.yml")).languages)
-        return prepare(Project.at(Path(".")), codes, strict=False, memory=memory).warnings
+    rebuild = preview_rebuilds()
 
     assert not [line for line in rebuild() if ": error: " in line]
     edit(root / DANISH_PO, "jokeren %(joker)s,", "jokeren %(jokr)s,")
@@ -455,17 +463,9 @@ def test_a_catalog_cut_at_an_entry_boundary_keeps_the_last_good_pages(
     """Issue 32, item 8: a catalog saved half-written, cut where an entry ends, parsed as a smaller
     valid one: 48 English fallbacks served instead of the last good pages, with the advice
     `make update`, which would have made the loss permanent."""
-    from generator.pages.rebuild_memory import Memory
-    from generator.site.languages import prepare
-    from generator.site.options import site_options
-
     root = copy_project(tmp_path / "project")
     monkeypatch.chdir(root)
-    memory = Memory()
-
-    def rebuild() -> list[str]:
-        codes = list(site_options(Path("mkdocs.yml")).languages)
-        return prepare(Project.at(Path(".")), codes, strict=False, memory=memory).warnings
+    rebuild = preview_rebuilds()
 
     assert not [line for line in rebuild() if ": error: " in line]
     catalog = root / DANISH_PO
