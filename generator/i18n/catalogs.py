@@ -106,9 +106,11 @@ def update(
     """Merge the template into each catalog (or the chosen ones)."""
     check_layout(locales)
     check_sources(root if root is not None else locales.parent)  # a broken template: its messages stay
-    template = load_template(locales, root).catalog
+    pot = load_template(locales, root)
+    template = pot.catalog
     chosen = [canonical(code) for code in codes] if codes else catalog_codes(locales)
-    loaded = {code: po.load(catalog_path(locales, code), root) for code in chosen}
+    budget = po.Budget.against(pot)  # refused as check refuses, before any merging
+    loaded = {code: budget.take(po.load(catalog_path(locales, code), root)) for code in chosen}
     for code, catalog in loaded.items():  # refuse before writing anything
         _refuse_shrinking(catalog, template, force)
         language_of(catalog, code)

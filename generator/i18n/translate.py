@@ -29,7 +29,7 @@ from generator.i18n.cldr import Formatter as Formatter  # the view model formats
 from generator.i18n.jinja_internals import asking_template
 from generator.i18n.layout import check_layout
 from generator.i18n.markup import escape_message
-from generator.i18n.po import Key, LoadedCatalog, forms, key_of, load
+from generator.i18n.po import Budget, CatalogBudgetError, Key, LoadedCatalog, forms, key_of, load
 from generator.i18n.verdicts import Status, Verdict, judge
 from generator.io.project import DOMAIN
 
@@ -115,21 +115,28 @@ def discover_languages(
     root: Path | None = None,
     required: Sequence[str] | None = None,
     read: Callable[[Path, Path | None], LoadedCatalog] = load,
+    template: LoadedCatalog | None = None,
 ) -> list[Language]:
     """The source language first, then every catalog under ``locales/`` in code order.
 
     ``required``: the codes whose catalog must load; another one that cannot is left out
     (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
+    Every catalog read counts in the run's :class:`~generator.i18n.po.Budget` against
+    ``template`` (messages.pot): past it, the run is refused, whatever ``required`` says.
     """
     check_layout(locales_dir)
     languages = [SOURCE]
+    budget = Budget.against(template)
     if locales_dir.is_dir():
         for code in catalog_codes(locales_dir):
             if code == SOURCE_LANGUAGE:
                 continue
             formatting = cldr.PSEUDO_LOCALE if code == cldr.PSEUDO_CODE else None
             try:
-                languages.append(language_of(read(catalog_path(locales_dir, code), root), code, formatting))
+                loaded = budget.take(read(catalog_path(locales_dir, code), root))
+                languages.append(language_of(loaded, code, formatting))
+            except CatalogBudgetError:
+                raise
             except RulesdocError:
                 if required is None or code in required:
                     raise

@@ -187,7 +187,8 @@ class Workspace:
         """``required``: the catalogs that must load (default: all); see :func:`discover_languages`.
         ``memory``: the preview's, to read again only what changed since its last rebuild."""
         read = memory.load if memory is not None else po.load
-        languages = discover_languages(project.locales, project.root, required, read)
+        template = read(project.pot, project.root) if project.pot.is_file() else None
+        languages = discover_languages(project.locales, project.root, required, read, template)
         env = (
             memory.environment(project.templates, make_environment)
             if memory
@@ -195,7 +196,6 @@ class Workspace:
         )
         names = tuple(page_templates(project.templates))
         count_names = LazyCounts(env, project.templates)
-        template = read(project.pot, project.root) if project.pot.is_file() else None
         workspace = cls(
             project,
             load_rules(project.rules, project.root),
