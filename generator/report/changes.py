@@ -256,7 +256,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
     from generator.i18n import po
-    from generator.i18n.catalogs import extract, merge, prefill_theme
+    from generator.i18n.catalogs import FuzzyBudget, extract, merge, prefill_theme
     from generator.i18n.translate import catalog_codes, catalog_path
     from generator.i18n.verdicts import from_theme
     from generator.io.project import template_path
@@ -270,13 +270,14 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     budget = po.Budget.against(po.load(pot, root) if pot.is_file() else None)
     loaded = [budget.take(po.load(catalog_path(locales, code), root)) for code in codes]
     base_budget = po.Budget()
+    fuzzy_budget = FuzzyBudget()  # as `catalog update` merges: the run's comparisons bounded
     template = extract(root)
     languages = []
     for code, catalog in zip(codes, loaded, strict=True):
         path = catalog.path
         updated = catalog.catalog  # a copy in memory: the file is never written
         known = {po.key_of(m) for m in updated if m.id}
-        merge(updated, template, update_header_comment=False)  # as `catalog update` merges
+        merge(updated, template, fuzzy_budget, update_header_comment=False)  # as `catalog update` merges
         prefill_theme(updated, known)  # as `catalog update` does
         data = git.show(path, files.MAX_CATALOG_BYTES)
         where = f"{git.shown}:{git.relative(path)}"
