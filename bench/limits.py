@@ -7,7 +7,7 @@
 
 Each makes DEST a copy of this project (rules, templates, locales, babel.cfg, mkdocs.yml) with
 its catalogs replaced; time the commands on it with ``/usr/bin/time``, e.g.
-``/usr/bin/time -f "%U %S %e" .venv/bin/python -m generator --root DEST check``. The measured
+``/usr/bin/time -f "%U %S %e" .venv/bin/python -m rulesdoc --root DEST check``. The measured
 table is in manual/publishing.md ("Bounded time"). Not a test: timings are noisy on a shared
 machine, and the limits, not a time, are what the tests hold.
 """
@@ -23,9 +23,9 @@ from babel import Locale
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.i18n import plurals, po  # noqa: E402
-from generator.i18n.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES  # noqa: E402
-from generator.io.files import MAX_CATALOG_BYTES  # noqa: E402
+from rulesdoc.i18n import plurals, po  # noqa: E402
+from rulesdoc.i18n.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES  # noqa: E402
+from rulesdoc.io.files import MAX_CATALOG_BYTES  # noqa: E402
 
 CODES = (
     "af am ar az be bg bn bs ca cs cy da de el eo es et eu fa fi fr ga gl gu he hi hr hu hy id is it "

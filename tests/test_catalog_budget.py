@@ -1,10 +1,10 @@
 """The run's catalog budget (issue 32): the catalog work of one run is bounded, not only each file.
 
 Each catalog is bounded by its size; a run reads them all, so its time grew with their number
-(five catalogs at 512 KiB: `check` 20 s). :class:`generator.i18n.po.Budget` counts, as each
+(five catalogs at 512 KiB: `check` 20 s). :class:`rulesdoc.i18n.po.Budget` counts, as each
 catalog is loaded, its entries and the template's messages it lacks, and the number of
-catalogs; past :data:`~generator.i18n.po.MAX_RUN_ENTRIES` or
-:data:`~generator.i18n.po.MAX_RUN_CATALOGS` every command that reads the catalogs refuses in
+catalogs; past :data:`~rulesdoc.i18n.po.MAX_RUN_ENTRIES` or
+:data:`~rulesdoc.i18n.po.MAX_RUN_CATALOGS` every command that reads the catalogs refuses in
 the same words, naming the catalog (and the entry) that crossed the limit, before the work
 that grows with them. The limits are lowered here (monkeypatch) so that the tests stay small;
 the corpus (tests/bad_inputs/cases.yaml, `catalog-budget-*`) holds the real ones.
@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from support import copy_project, git
 
-from generator.errors import RulesdocError
-from generator.i18n import catalogs, mo, po
-from generator.i18n.translate import catalog_codes, catalog_path
-from generator.pages.rebuild_memory import Memory
-from generator.pages.render import Project, Workspace
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n import catalogs, mo, po
+from rulesdoc.i18n.translate import catalog_codes, catalog_path
+from rulesdoc.io.project import Project
+from rulesdoc.pages.rebuild_memory import Memory
+from rulesdoc.pages.render import Workspace
 
 
 def entry(number: int) -> str:
@@ -138,7 +139,7 @@ def test_catalog_update_and_compile_refuse_the_same_way_and_write_nothing(over: 
 
 @pytest.mark.slow  # git
 def test_report_refuses_the_same_way(over: tuple[Project, str]) -> None:
-    from generator.report.changes import compare
+    from rulesdoc.report.changes import compare
 
     project, words = over
     root = project.root
@@ -154,7 +155,7 @@ def test_report_refuses_the_same_way(over: tuple[Project, str]) -> None:
 def test_report_holds_the_base_revision_to_the_same_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator.report.changes import compare
+    from rulesdoc.report.changes import compare
 
     root = copy_project(tmp_path / "project")
     project = Project.at(root)
