@@ -20,7 +20,7 @@ from generator.i18n.translate import Formatter, catalog_path, discover_languages
 from generator.spec.rules import load_rules
 
 from . import axe_gate, expected
-from .conftest import Problems, open_context
+from .conftest import Problems, open_context, site_languages
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -481,4 +481,140 @@ def test_opened_from_disk_the_calculator_scores_a_round_and_nothing_fails(
     page.wait_for_url("**/nl/scoring.html")
     assert page.url == (built_site / "nl" / "scoring.html").as_uri()
     page.locator("#rd-calc form").wait_for()
+    problems.assert_none()
+
+
+# The focused element and whether a reader sees where focus is: an outline, as the stylesheet
+# draws for :focus-visible (a keyboard's focus), not "none" and not zero wide.
+FOCUS_JS = """() => {
+    const active = document.activeElement;
+    const style = getComputedStyle(active);
+    return {id: active.id, className: active.classList[0] ?? "", visible: active.matches(":focus-visible")
+            && style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0};
+}"""
+
+
+def focused(page: Page) -> str:
+    """The focused control's id (or class), asserted to show its focus ring."""
+    found = page.evaluate(FOCUS_JS)
+    assert found["visible"], f"no visible focus on {found}"
+    return str(found["id"] or found["className"])
+
+
+def tab_to(page: Page, target: str, limit: int = 400) -> int:
+    """Tab until the control ``target`` (an id) has focus; how many presses it took."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == target:
+            return presses
+    raise AssertionError(f"#{target} not reached in {limit} presses of Tab")
+
+
+def test_by_keyboard_alone_with_visible_focus(page: Page, problems: Problems, site_url: str) -> None:
+    """From the top of the page, Tab, arrows, Space and Enter alone: three players, a card for
+    player 2, player 3 never opened with a joker, the round into the game, a card removed."""
+    scoring_page(page, site_url, "da")
+    tab_to(page, "rd-calc-players")
+    assert focused(page) == "rd-calc-players"
+    page.keyboard.press("ArrowDown")  # a closed select steps to the next option: 3 players
+    assert page.input_value("#rd-calc-players") == "3"
+    # The seats' controls follow in reading order, each with its focus ring.
+    order = []
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        order.append(focused(page))
+    assert order == ["rd-calc-opened-0", "rd-calc-card-0", "rd-calc-add-0"]
+    page.keyboard.press("Tab")
+    assert focused(page) == "rd-calc-opened-1"
+    page.keyboard.press("Tab")
+    page.keyboard.press("End")  # the picker's last card
+    last = page.eval_on_selector(
+        "#rd-calc-card-1", "select => select.options[select.options.length - 1].value"
+    )
+    assert page.input_value("#rd-calc-card-1") == last
+    page.keyboard.press("Tab")
+    assert focused(page) == "rd-calc-add-1"
+    page.keyboard.press("Enter")
+    assert page.locator(f"#rd-calc-hand-1 [data-card='{last}']").count() == 1
+    page.keyboard.press("Tab")  # the card's remove button, named for the card
+    assert focused(page) == "rd-calc-remove"
+    page.keyboard.press("Tab")
+    assert focused(page) == "rd-calc-opened-2"
+    page.keyboard.press("Space")
+    assert not page.is_checked("#rd-calc-opened-2")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Home")  # the picker's first card
+    first = page.eval_on_selector("#rd-calc-card-2", "select => select.options[0].value")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    assert page.locator(f"#rd-calc-hand-2 [data-card='{first}']").count() == 1
+    # Who went out: a radio group, one Tab stop, arrows move the choice (player 1 stays).
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert focused(page) == "rd-calc-out-0"
+    points = [seat_result(page, seat)[0] for seat in range(3)]
+    assert points[0] == "0" and points[1] != "0" and points[2] != "0", points
+    tab_to(page, "rd-calc-add-round", limit=5)
+    assert focused(page) == "rd-calc-add-round"
+    page.keyboard.press("Enter")
+    assert page.locator("#rd-calc-sheet tfoot td").all_inner_texts() == points
+    # Removing a card by keyboard leaves focus on that seat's picker, not lost on the page.
+    page.focus(f"#rd-calc-hand-1 li:has([data-card='{last}']) button")
+    page.keyboard.press("Enter")
+    assert page.locator(f"#rd-calc-hand-1 [data-card='{last}']").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rd-calc-card-1"
+    problems.assert_none()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_in_use_no_accessibility_violation_in_any_language(
+    browser: Browser, problems: Problems, site_url: str, built_site: Path, scheme: str
+) -> None:
+    """Every language the site offers, the calculator in use: a capped seat's sum and sentence,
+    a game of one round, then a round refused: axe finds nothing (WCAG 2.0/2.1 A and AA)."""
+    languages = site_languages(built_site)
+    context = open_context(browser, problems, color_scheme=scheme)
+    found: list[str] = []
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        for language in languages:
+            code = language.root.rstrip("/") or "en"
+            scoring_page(page, site_url, code)
+            page.select_option("#rd-calc-players", "3")
+            add_cards(page, 1, ["5C", "6D"])
+            page.uncheck("#rd-calc-opened-2")
+            add_cards(page, 2, ["KH", "KS", "QD", "QC", "JH", "JS", "9D", "8C"])
+            page.click("#rd-calc-add-round")
+            assert page.locator("#rd-calc-sheet tbody tr").count() == 1, code
+            found += axe_gate.run(page).lines(f"{code}/scoring.html ({scheme}), a round and a game")
+            add_cards(page, 1, ["5C", "5C"])  # a third five of clubs: refused
+            assert page.locator("#rd-calc-result .rd-calc-error").count() == 1, code
+            found += axe_gate.run(page).lines(f"{code}/scoring.html ({scheme}), a round refused")
+    finally:
+        context.close()
+    assert not found, "\n".join(found)
+    problems.assert_none()
+
+
+def test_without_javascript_the_page_is_as_before(
+    browser: Browser, problems: Problems, site_url: str
+) -> None:
+    """No script: the calculator's block is empty and takes no room, no control shows, and the
+    data block is not read as text; the worked examples and the rest of the page are there."""
+    context = open_context(browser, problems, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        page.goto(expected.page_url(site_url, "da"), wait_until="load")
+        block = page.locator("#rd-calc")
+        assert block.count() == 1 and block.evaluate("div => div.childElementCount") == 0
+        assert block.evaluate("div => div.getBoundingClientRect().height") == 0
+        assert page.locator("article select, article input, article button").count() == 0
+        text = page.locator("article").inner_text()
+        assert '"rules"' not in text and message("da", "Score your round") not in text
+        assert message("da", "Round endings computed by the app") in text  # the examples' caption
+        assert message("da", "The end of the game") in text  # the section after the calculator
+    finally:
+        context.close()
     problems.assert_none()
