@@ -10,11 +10,13 @@ bench/RESULTS.md (this script's section replaced, the rest of the file kept).
                 (with, without, with, ...), so that a change in the machine's load hits both.
                 Goal <= 1.05x. The scripts every build copies (the calculator's modules and the
                 classic script made of them, generator/site/assets.py) are in both builds: their
-                making is timed apart, in this process.
+                making is timed apart, in this process, and so is the calculator's share of the
+                render (its partial compiled, its data made), steadier than the builds' ratio.
     (b) entry   the built Danish scoring page in headless Chromium, over http from 127.0.0.1: a
                 card chosen and "Add" pressed, to the result redrawn and laid out (the click's
                 handler, then a forced layout), N entries over the seats of a six-player round.
-                Median and p95, against one frame at 60 Hz (16.7 ms).
+                Median and p95 of the main thread's CPU time (and of the wall time), against
+                one frame at 60 Hz (16.7 ms).
 
     .venv/bin/python bench/calculator.py [--runs N] [--entries N] [--results bench/RESULTS.md]
 """
@@ -143,26 +145,29 @@ def assets_ms(times: int = 20) -> float:
 # ---------------------------------------------------------------- (b) a card entered, in Chromium
 
 # Cards for the entries: every kind twice at most in the round (two decks: 106 cards), over five
-# seats; the first ``warm`` entries (the scripts' first runs, compiled then) are not counted.
+# seats; the first ``WARM`` entries (the scripts' first runs, compiled then) are not counted.
 WARM = 10
 MAX_ENTRIES = 106 - WARM
-ENTER_JS = """async ({entries, seats, warm}) => {
-    const kinds = [...document.querySelector("#rd-calc-card-1").options].map(o => o.value);
+SEATS = 5
+# One entry, a frame after the last: a card chosen, Add clicked (the handler draws the hand and
+# the result and writes the address), then a forced style and layout of the result, as the
+# next frame needs. Wall time, from the page's clock.
+ENTRY_JS = """async ({seat, kind}) => {
+    await new Promise(requestAnimationFrame);
+    document.getElementById(`rd-calc-card-${seat}`).value = kind;
+    const add = document.getElementById(`rd-calc-add-${seat}`);
     const result = document.getElementById("rd-calc-result");
-    const took = [], handler = [];
-    for (let i = 0; i < warm + entries; i++) {
-        const seat = 1 + (i % seats);
-        document.getElementById(`rd-calc-card-${seat}`).value = kinds[Math.floor(i / 2) % kinds.length];
-        const add = document.getElementById(`rd-calc-add-${seat}`);
-        const start = performance.now();
-        add.click();               // the handler: the hand and the result drawn, the address written
-        const drawn = performance.now();
-        result.offsetHeight;       // style and layout of what changed, as the next frame needs
-        if (i >= warm) { took.push(performance.now() - start); handler.push(drawn - start); }
-        await new Promise(requestAnimationFrame);  // one entry a frame, as a reader's would come
-    }
-    return {took, handler, points: [...result.querySelectorAll(".rd-calc-points")].map(p => p.textContent)};
+    const start = performance.now();
+    add.click();
+    const drawn = performance.now();
+    result.offsetHeight;
+    return {took: performance.now() - start, handler: drawn - start};
 }"""
+# The main thread's CPU time in script, style and layout (Chromium's metrics in thread ticks):
+# what a frame must hold, apart from what other processes on the machine take from it. An upper
+# bound: between two readings it also counts the measuring call's own script and whatever
+# else the page ran (Material's handlers).
+WORK = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 
 
 @contextmanager
@@ -183,27 +188,54 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * len(ordered)))]
+
+
 def measure_entry(site: Path, entries: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     debian = str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.is_file() else None  # else Playwright's own
     chromium = os.environ.get("RULESDOC_CHROMIUM") or debian
+    wall: list[float] = []
+    handler: list[float] = []
+    cpu: list[float] = []
     with serving(site) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url + "da/scoring.html", wait_until="networkidle")
         page.locator("#rd-calc form").wait_for()
-        page.select_option("#rd-calc-players", "6")
-        found = page.evaluate(ENTER_JS, {"entries": entries, "seats": 5, "warm": WARM})
+        page.select_option("#rd-calc-players", str(SEATS + 1))
+        kinds = page.eval_on_selector_all("#rd-calc-card-1 option", "options => options.map(o => o.value)")
+        metrics = page.context.new_cdp_session(page)
+        metrics.send("Performance.enable", {"timeDomain": "threadTicks"})
+
+        def work() -> float:
+            found = metrics.send("Performance.getMetrics")["metrics"]
+            return sum(metric["value"] for metric in found if metric["name"] in WORK)
+
+        for index in range(WARM + entries):
+            before = work()
+            took = page.evaluate(
+                ENTRY_JS, {"seat": 1 + index % SEATS, "kind": kinds[index // 2 % len(kinds)]}
+            )
+            spent = work() - before
+            if index >= WARM:
+                wall.append(took["took"])
+                handler.append(took["handler"])
+                cpu.append(spent * 1000)
+        points = page.locator("#rd-calc-result .rd-calc-points").all_inner_texts()
         version = browser.version
         browser.close()
-    took = sorted(found["took"])
-    assert len(took) == entries and len(found["points"]) == 6, found  # scored, not refused
+    assert len(points) == SEATS + 1, points  # the round scored, not refused
     return {
-        "median": statistics.median(took),
-        "p95": took[min(len(took) - 1, round(0.95 * len(took)))],
-        "max": took[-1],
-        "handler": statistics.median(found["handler"]),
+        "median": statistics.median(wall),
+        "p95": percentile(wall, 0.95),
+        "max": max(wall),
+        "handler": statistics.median(handler),
+        "cpu_median": statistics.median(cpu),
+        "cpu_p95": percentile(cpu, 0.95),
         "entries": entries,
         "browser": version,
     }
@@ -243,13 +275,15 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
             f"{seconds(min(with_))} = {build['render_ms'] / 1000 / min(with_):.1%} |  |  |",
         ]
     if entry is not None:
-        ok = entry["p95"] <= FRAME_MS
+        ok = entry["cpu_p95"] <= FRAME_MS
         lines += [
             f"| a card entered -> the result redrawn and laid out, Chromium {entry['browser']}, "
-            f"{entry['entries']} entries: median; p95; slowest | {entry['median']:.2f} ms; "
-            f"{entry['p95']:.2f} ms; {entry['max']:.2f} ms | p95 <= one frame, {FRAME_MS:.1f} ms | "
-            f"{'PASS' if ok else 'MISS'} |",
-            f"| &nbsp;&nbsp;of which the click's handler (scoring, drawing, the address), median | "
+            f"{entry['entries']} entries: the main thread's CPU in script, style and layout, "
+            f"median; p95 | {entry['cpu_median']:.2f} ms; {entry['cpu_p95']:.2f} ms | "
+            f"p95 <= one frame, {FRAME_MS:.1f} ms | {'PASS' if ok else 'MISS'} |",
+            f"| &nbsp;&nbsp;the same, wall time (with whatever else the machine runs): median; p95; "
+            f"slowest | {entry['median']:.2f} ms; {entry['p95']:.2f} ms; {entry['max']:.2f} ms |  |  |",
+            f"| &nbsp;&nbsp;of which the click's handler (scoring, drawing, the address), wall, median | "
             f"{entry['handler']:.2f} ms |  |  |",
         ]
     lines += [
@@ -261,7 +295,9 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
         "build's runs show how far one figure moves on this machine. (b) the Danish scoring page "
         "served over http, six players; each entry chooses a card and clicks Add, timed from the "
         "click to a forced layout of the result (script, style and layout; paint is not counted), "
-        "one entry a frame, the first ten not counted.",
+        "one entry a frame, the first ten not counted. The goal is judged on the main thread's CPU "
+        "time (Chromium's performance metrics in thread ticks, around each entry): on a shared "
+        "machine the wall time also holds the time other processes took the core.",
         END,
     ]
     return "\n".join(lines) + "\n"
