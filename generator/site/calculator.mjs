@@ -8,9 +8,9 @@
 //
 // The round and the game live in the page address, after "#calc=" (written with replaceState on
 // every change, read at the start and again when the reader pastes such a link into the open
-// page: replaceState fires no hashchange, so only a new address does); any other fragment is the
-// page's own (a heading) and is left alone. The address is untrusted input: read within bounds, cards only from the page's
-// list, and anything else ignored whole.
+// page: replaceState fires no hashchange, so only a new address does); any other fragment is
+// the page's own (a heading) and is left alone. The address is untrusted input: read within
+// bounds, cards only from the page's list, and anything else ignored whole.
 
 import { score } from "./scoring.mjs";
 import { Words, element, formatNumber, seatSum, sentences } from "./calculator_words.mjs";
