@@ -206,6 +206,33 @@ def test_readme_calculator_in_arabic(
     problems.assert_none()
 
 
+def test_the_calculator_in_use_on_a_phone_right_to_left(
+    browser: Browser, problems: Problems, world_url: str
+) -> None:
+    """360 px, Arabic: six players, hands of several cards, a game sheet: nothing scrolls sideways
+    (a right-to-left page that overflows does so to the left: scrollX is checked too)."""
+    context = open_context(browser, problems, viewport={"width": NARROW, "height": 800})
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
+        page.select_option("#rd-calc-players", "6")
+        for seat, cards in enumerate([["QD", "10S", "JK"], ["KH", "KS", "QD", "JC", "9H"], ["AH", "AS"]], 1):
+            for card in cards:
+                page.select_option(f"#rd-calc-card-{seat}", card)
+                page.click(f"#rd-calc-add-{seat}")
+        for seat in (4, 5):
+            page.select_option(f"#rd-calc-card-{seat}", "2C")
+            page.click(f"#rd-calc-add-{seat}")
+        page.click("#rd-calc-add-round")
+        assert page.locator("#rd-calc-sheet tbody tr").count() == 1
+        at = page.evaluate("({width: document.documentElement.scrollWidth, x: scrollX})")
+        assert at["width"] <= NARROW and at["x"] == 0, f"the page is {at} at {NARROW} px"
+    finally:
+        context.close()
+    problems.assert_none()
+
+
 def test_arabic_renders_in_a_real_font(page: Page, problems: Problems, world_url: str) -> None:
     page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
     letters = ["ب", "ح", "ع", "ﻻ"]
