@@ -59,7 +59,7 @@ def without_calculator(project: Path) -> None:
     POT and, obsolete entries dropped, from every catalog."""
     (project / "templates" / "_calculator.j2").unlink()
     for step in ("extract", "update"):
-        run([PY, "-m", "generator", "catalog", step], cwd=project)
+        run([PY, "-m", "rulesdoc", "catalog", step], cwd=project)
     for po in (project / "locales").glob("*/LC_MESSAGES/messages.po"):
         blocks = po.read_text("utf-8").split("\n\n")
         kept = [block for block in blocks if not _obsolete(block)]
@@ -102,8 +102,8 @@ def render_work_ms(project: Path, times: int = 3) -> tuple[float, int]:
     compiled (once per build: the language workers are forked after the source language's
     render) and its data made for each language; best of ``times`` fresh workspaces. The
     milliseconds, and the number of languages."""
-    from generator.io.project import Project
-    from generator.pages import render
+    from rulesdoc.io.project import Project
+    from rulesdoc.pages import render
 
     made = render.calculator_data
     took: list[float] = []
@@ -132,7 +132,7 @@ def render_work_ms(project: Path, times: int = 3) -> tuple[float, int]:
 
 def assets_ms(times: int = 20) -> float:
     """The making of the calculator's files (the classic script included), best of ``times``."""
-    from generator.site import assets
+    from rulesdoc.site import assets
 
     took = []
     for _ in range(times):
