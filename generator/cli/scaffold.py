@@ -2,10 +2,12 @@
 
 The starter (``generator/cli/starter/``, package data: it ships in the wheel) is a rules.yaml
 with one worked example, the page templates, ``babel.cfg``, ``mkdocs.yml``, ``docs/``, a
-``.gitignore`` and ``locales/check.yaml``. ``new`` copies it, writes the user's site name into
-``mkdocs.yml``, extracts ``messages.pot`` and starts a catalog per ``--lang``: the project passes
-``rulesdoc check`` and a strict build at once. It is assembled in a hidden folder beside DIR and
-renamed into place whole: a failure (a bad language code) leaves nothing behind.
+``.gitignore``, ``locales/check.yaml``, a GitHub workflow and a pre-commit configuration. ``new``
+copies it, writes the user's site name into ``mkdocs.yml`` and how rulesdoc was installed into
+``requirements.txt`` (:mod:`generator.cli.requirement`, for CI and the hook), extracts
+``messages.pot`` and starts a catalog per ``--lang``: the project passes ``rulesdoc check`` and a
+strict build at once. It is assembled in a hidden folder beside DIR and renamed into place
+whole: a failure (a bad language code) leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -20,12 +22,18 @@ from importlib.resources import files as package_files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from generator.cli import requirement
 from generator.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path
-from generator.i18n import catalogs
+from generator.i18n import catalogs, theme
 from generator.i18n.cldr import canonical
+from generator.io.files import umask
 
 # Starter files stored under another name: a dotfile is no package data to setuptools' globs.
-RENAMED = {"gitignore": ".gitignore"}
+RENAMED = {
+    "gitignore": ".gitignore",
+    "github": ".github",
+    "pre-commit-config.yaml": ".pre-commit-config.yaml",
+}
 MAX_NAME = 200
 
 
@@ -40,14 +48,20 @@ def new_project(
             "already exists and is not an empty folder: `rulesdoc new` starts a project in a new one",
             Location(display_path(folder)),
         )
+    installed = requirement.installed()
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.new-", dir=folder.parent))
     try:
+        os.chmod(work, 0o777 & ~umask())  # the project's folder, not mkdtemp's private 0700
         _copy(package_files("generator.cli") / "starter", work)
         config = work / "mkdocs.yml"
         text = config.read_text("utf-8")
-        config.write_text(
-            re.sub(r"(?m)^site_name: .*$", f"site_name: {json.dumps(site_name)}", text), "utf-8"
+        # A function, not a replacement string: the name's backslashes are no group references.
+        config.write_text(re.sub(r"(?m)^site_name: .*$", lambda _: _site_name_line(site_name), text), "utf-8")
+        (work / "requirements.txt").write_text(
+            f"# What CI and the pre-commit hook install: how `rulesdoc new` found rulesdoc installed.\n"
+            f"{installed.line}\n",
+            "utf-8",
         )
         (work / "docs").mkdir(exist_ok=True)
         catalogs.write_template(work, work / "locales")
@@ -58,6 +72,8 @@ def new_project(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     say(f"{display_path(folder)}: a new rulesdoc project, {site_name!r}")
+    if installed.note is not None:
+        say(f"{display_path(folder / 'requirements.txt')}: {installed.note}")
     return [folder / path.relative_to(work) for path in started]
 
 
@@ -65,7 +81,17 @@ def _site_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned or len(cleaned) > MAX_NAME or CONTROL_CHARACTERS.search(cleaned):
         raise RulesdocError(f"--name: a site name of 1 to {MAX_NAME} characters, without control characters")
+    _site_name_line(cleaned)
     return cleaned
+
+
+def _site_name_line(name: str) -> str:
+    """mkdocs.yml's line for the name, in the name's own letters; refused unless it reads back
+    as the name (a character YAML cannot hold, an undecodable byte of the command line)."""
+    line = f"site_name: {json.dumps(name, ensure_ascii=False)}"
+    if theme.site_name_in(line) != name:
+        raise RulesdocError("--name: a site name YAML cannot hold (a character it does not allow)")
+    return line
 
 
 def _copy(source: Traversable, target: Path) -> None:
