@@ -107,7 +107,7 @@ def test_requirements_name_this_install_and_say_when_no_index_has_it(tmp_path: P
     lines = (project / "requirements.txt").read_text("utf-8").splitlines()
     assert lines[-1] == "rulesdoc==0.1.0" and all(line.startswith("#") for line in lines[:-1])
     (note,) = [line for line in said if "requirements.txt:" in line]
-    assert "folder" in note and "an index" in note
+    assert "folder" in note and "package index" in note
     # No stub with a placeholder to fill in, nor anything of this checkout's, in the project.
     texts = [p.read_text("utf-8") for p in project.rglob("*") if p.is_file()]
     assert not [t for t in texts if "OWNER" in t or "Rami help" in t or "/work/" in t]
@@ -157,3 +157,29 @@ def test_the_pre_commit_hook_runs_in_the_new_project(tmp_path: Path) -> None:
     failed = run(str(bin_dir / "pre-commit"), "run", "--all-files")
     assert failed.returncode != 0 and "Failed" in failed.stdout, failed.stdout
     assert "locales/da/LC_MESSAGES/messages.po" in failed.stdout
+
+
+def test_new_in_the_empty_folder_one_stands_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulesdoc new .`: the folder is kept (its mode, the shell's place in it), filled, its name
+    the site's; no work folder is left in it."""
+    here = tmp_path / "Kortspil"
+    here.mkdir(mode=0o750)
+    here.chmod(0o750)
+    monkeypatch.chdir(here)
+    said: list[str] = []
+    started = new_project(Path("."), None, ["nl"], said.append)
+    assert stat.S_IMODE(here.stat().st_mode) == 0o750
+    assert sorted(p.name for p in here.iterdir()) == [
+        ".github", ".gitignore", ".pre-commit-config.yaml", "babel.cfg", "docs", "locales", "mkdocs.yml",
+        "requirements.txt", "rules.yaml", "templates",
+    ]  # fmt: skip
+    assert 'site_name: "Kortspil"\n' in (here / "mkdocs.yml").read_text("utf-8")
+    assert started == [Path("locales/nl/LC_MESSAGES/messages.po")] and said[0].startswith(".: a new")
+
+
+def test_a_file_on_the_way_is_one_error_and_nothing_is_left(tmp_path: Path) -> None:
+    (tmp_path / "notes").write_text("mine", "utf-8")
+    with pytest.raises(RulesdocError, match="cannot write") as refused:
+        new_project(tmp_path / "notes" / "help", "Help", [], lambda line: None)
+    assert "\n" not in str(refused.value)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes"]

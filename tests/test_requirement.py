@@ -66,7 +66,7 @@ def test_a_folder_gives_the_version_and_says_no_index_has_it(editable: bool) -> 
     text = record(url="file:///work/rulesdoc", dir_info={"editable": editable} if editable else {})
     found = from_direct_url(text, "0.1.0")
     assert found.line == "rulesdoc==0.1.0"
-    assert found.note is not None and "file:///work/rulesdoc" in found.note and "an index" in found.note
+    assert found.note is not None and "file:///work/rulesdoc" in found.note and "package index" in found.note
 
 
 @pytest.mark.parametrize(

@@ -97,8 +97,8 @@ def _here(url: str, what: str) -> str | None:
     """A URL of this machine's is none a CI runner can reach."""
     if urlsplit(url).scheme != "file":
         return None
-    return f"requirements.txt names {what} on this machine ({url}): give CI a URL it can reach"
+    return f"it names {what} on this machine ({url}): put a URL CI can reach there"
 
 
 def _off_index(version: str, why: str) -> str:
-    return f"{why}: requirements.txt asks for {DISTRIBUTION}=={version}, which CI finds only on an index"
+    return f"{why}, so it asks for {DISTRIBUTION}=={version}, which CI finds only on a package index"

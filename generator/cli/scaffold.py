@@ -23,7 +23,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from generator.cli import requirement
-from generator.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path
+from generator.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
 from generator.i18n import catalogs, theme
 from generator.i18n.cldr import canonical
 from generator.io.files import umask
@@ -41,16 +41,36 @@ def new_project(
     folder: Path, name: str | None, codes: Sequence[str], say: Callable[[str], None]
 ) -> list[Path]:
     """Write the starter project into ``folder`` (absent or empty); returns the catalogs started."""
-    site_name = _site_name(name if name is not None else folder.resolve().name)
+    target = Path(os.path.abspath(folder))  # `new .`: the folder's own name, and its parent
+    site_name = _site_name(name, target.name)
     chosen = [canonical(code) for code in codes]  # refused before anything is written
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+    if os.path.lexists(target) and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
         raise RulesdocError(
             "already exists and is not an empty folder: `rulesdoc new` starts a project in a new one",
             Location(display_path(folder)),
         )
     installed = requirement.installed()
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.new-", dir=folder.parent))
+    try:
+        started = _assemble(target, site_name, installed.line, chosen)
+    except OSError as error:  # a file on the way, a read-only folder, a full disk: nothing is left
+        where = display_path(Path(error.filename)) if error.filename else display_path(folder)
+        raise RulesdocError(f"cannot write: {error.strerror or error}", Location(where)) from None
+    say(f"{display_path(folder)}: a new rulesdoc project, {site_name!r}")
+    if installed.note is not None:
+        say(f"{display_path(folder / 'requirements.txt')}: {installed.note}")
+    return [folder / path for path in started]
+
+
+def _assemble(target: Path, site_name: str, requirement_line: str, codes: Sequence[str]) -> list[Path]:
+    """The project, made in a hidden folder and put in place whole; the catalogs started, relative.
+
+    A new folder is the hidden one renamed. An existing empty one (``new .``, where the shell
+    stands) is kept, its owner's: the project is made inside it and its entries moved up."""
+    existing = target.is_dir()
+    if not existing:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target if existing else target.parent))
+    moved: list[Path] = []
     try:
         os.chmod(work, 0o777 & ~umask())  # the project's folder, not mkdtemp's private 0700
         _copy(package_files("generator.cli") / "starter", work)
@@ -60,37 +80,44 @@ def new_project(
         config.write_text(re.sub(r"(?m)^site_name: .*$", lambda _: _site_name_line(site_name), text), "utf-8")
         (work / "requirements.txt").write_text(
             f"# What CI and the pre-commit hook install: how `rulesdoc new` found rulesdoc installed.\n"
-            f"{installed.line}\n",
+            f"{requirement_line}\n",
             "utf-8",
         )
         (work / "docs").mkdir(exist_ok=True)
         catalogs.write_template(work, work / "locales")
-        started = [catalogs.init(work / "locales", code, root=work) for code in dict.fromkeys(chosen)]
-        if folder.exists():
-            folder.rmdir()  # empty: checked above
-        os.rename(work, folder)
+        started = [catalogs.init(work / "locales", code, root=work) for code in dict.fromkeys(codes)]
+        if not existing:
+            os.rename(work, target)
+        else:
+            for entry in sorted(work.iterdir()):
+                os.rename(entry, target / entry.name)
+                moved.append(target / entry.name)
+            work.rmdir()
+    except BaseException:
+        for path in moved:  # back to the empty folder it was
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    say(f"{display_path(folder)}: a new rulesdoc project, {site_name!r}")
-    if installed.note is not None:
-        say(f"{display_path(folder / 'requirements.txt')}: {installed.note}")
-    return [folder / path.relative_to(work) for path in started]
+    return [path.relative_to(work) for path in started]
 
 
-def _site_name(name: str) -> str:
-    cleaned = " ".join(name.split())
+def _site_name(name: str | None, folder_name: str) -> str:
+    """``--name``, else the folder's name, as mkdocs.yml's site name."""
+    given = "--name" if name is not None else f"DIR's name {short(folder_name)!r} (give --name)"
+    cleaned = " ".join((name if name is not None else folder_name).split())
     if not cleaned or len(cleaned) > MAX_NAME or CONTROL_CHARACTERS.search(cleaned):
-        raise RulesdocError(f"--name: a site name of 1 to {MAX_NAME} characters, without control characters")
-    _site_name_line(cleaned)
+        raise RulesdocError(f"{given}: a site name of 1 to {MAX_NAME} characters, without control characters")
+    _site_name_line(cleaned, given)
     return cleaned
 
 
-def _site_name_line(name: str) -> str:
+def _site_name_line(name: str, given: str = "--name") -> str:
     """mkdocs.yml's line for the name, in the name's own letters; refused unless it reads back
     as the name (a character YAML cannot hold, an undecodable byte of the command line)."""
     line = f"site_name: {json.dumps(name, ensure_ascii=False)}"
     if theme.site_name_in(line) != name:
-        raise RulesdocError("--name: a site name YAML cannot hold (a character it does not allow)")
+        raise RulesdocError(f"{given}: a site name YAML cannot hold (a character it does not allow)")
     return line
 
 
