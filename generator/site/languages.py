@@ -274,7 +274,7 @@ def _language_site(workspace: Workspace, language: Language, texts: ConfigTexts)
             entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
             translated[message.english] = str(entry.string) if entry is not None else None
     strings = theme.theme_strings(language.tag, language.direction, translated)
-    site_name = texts.site_name
+    site_name = theme.config_message("site_name", texts.site_name) or texts.site_name  # as extracted
     name = translate.plain(site_name)
     repo_name = theme.config_message("repo_name", texts.repo_name)
     return LanguageSite(
