@@ -231,7 +231,10 @@ def test_the_readme_starts_a_site_from_the_wheel(venv: Path, tmp_path: Path) -> 
     assert "Traceback" not in output
     project = tmp_path / "mysite"
     requirement = (project / "requirements.txt").read_text("utf-8").splitlines()[-1]
-    assert requirement == f"rulesdoc @ {(tmp_path / wheel.name).as_uri()}", requirement
+    # The wheel it was installed from, and its hash as pip recorded it.
+    assert re.fullmatch(
+        re.escape(f"rulesdoc @ {(tmp_path / wheel.name).as_uri()}") + "#sha256=[0-9a-f]{64}", requirement
+    )
     assert output.count("requirements.txt: it names a file on this machine") == 1, output
     for page in ("index.html", "da/index.html", "nl/scoring.html"):
         text = (project / "site" / page).read_text("utf-8")
