@@ -21,7 +21,7 @@ from generator.i18n.translate import CatalogStats, catalog_path
 from generator.i18n.verdicts import THEME_ORIGIN
 from generator.lint.model import Finding
 from generator.pages.render import Project, Workspace
-from generator.site.languages import _language_site
+from generator.site.languages import ConfigTexts, _language_site
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]
@@ -124,7 +124,7 @@ def test_unreviewed_strings_are_shown_meanwhile(project_copy: Path) -> None:
     write(path, catalog)
     workspace = Workspace.load(Project.at(project_copy))
     arabic = next(language for language in workspace.languages if language.code == "ar")
-    strings = _language_site(workspace, arabic, "Help").strings
+    strings = _language_site(workspace, arabic, ConfigTexts("Help")).strings
     assert strings["select.language"] == "اختر اللغة"  # the catalog's text, not English
     assert strings["toc"] == (material_partials.material_strings("ar") or {})["toc"]
     assert strings["rulesdoc.permalink"] == "Permanent link"  # nobody has translated it: English
