@@ -14,14 +14,14 @@ import pytest
 import yaml
 from support.newlang import build_site
 
-from generator.cli.scaffold import new_project
-from generator.errors import RulesdocError
-from generator.io.files import umask
+from rulesdoc.cli.scaffold import new_project
+from rulesdoc.errors import RulesdocError
+from rulesdoc.io.files import umask
 
 
 def rulesdoc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", *args], cwd=cwd, capture_output=True, text=True, timeout=300
     )
 
 

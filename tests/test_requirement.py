@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from generator.cli import requirement
-from generator.cli.requirement import Requirement, from_direct_url
+from rulesdoc.cli import requirement
+from rulesdoc.cli.requirement import Requirement, from_direct_url
 
 SHA = "a" * 64
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

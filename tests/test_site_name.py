@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from support.newlang import build_site
 
-from generator.cli.main import run as main
-from generator.cli.scaffold import new_project
-from generator.i18n.theme import CONFIG_NOTES, SITE_NAME_NOTE, config_message, extract_theme
-from generator.pages.render import Project
-from generator.site.languages import DEFAULT_SITE_NAME, prepare, site_name_of
+from rulesdoc.cli.main import run as main
+from rulesdoc.cli.scaffold import new_project
+from rulesdoc.i18n.theme import CONFIG_NOTES, SITE_NAME_NOTE, config_message, extract_theme
+from rulesdoc.io.project import Project
+from rulesdoc.site.languages import DEFAULT_SITE_NAME, prepare, site_name_of
 
 
 def with_site_name(project: Path, line: str) -> Project:

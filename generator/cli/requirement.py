@@ -32,7 +32,7 @@ class Requirement:
 
 def installed() -> Requirement:
     """The installed distribution's requirement (the running package's version when none is)."""
-    from generator import __version__
+    from rulesdoc import __version__
 
     # An installer's record first: a build leaves rulesdoc.egg-info in a source tree, which
     # `python -m` run there finds before the install.

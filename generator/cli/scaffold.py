@@ -4,7 +4,7 @@ The starter (``generator/cli/starter/``, package data: it ships in the wheel) is
 with one worked example, the page templates, ``babel.cfg``, ``mkdocs.yml``, ``docs/``, a
 ``.gitignore``, ``locales/check.yaml``, a GitHub workflow and a pre-commit configuration. ``new``
 copies it, writes the user's site name into ``mkdocs.yml`` and how rulesdoc was installed into
-``requirements.txt`` (:mod:`generator.cli.requirement`, for CI and the hook), extracts
+``requirements.txt`` (:mod:`rulesdoc.cli.requirement`, for CI and the hook), extracts
 ``messages.pot`` and starts a catalog per ``--lang``: the project passes ``rulesdoc check`` and a
 strict build at once. It is assembled in a hidden folder beside DIR and renamed into place
 whole: a failure (a bad language code) leaves nothing behind.
@@ -22,11 +22,11 @@ from importlib.resources import files as package_files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from generator.cli import requirement
-from generator.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
-from generator.i18n import catalogs, theme
-from generator.i18n.cldr import canonical
-from generator.io.files import umask
+from rulesdoc.cli import requirement
+from rulesdoc.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
+from rulesdoc.i18n import catalogs, extraction, theme
+from rulesdoc.i18n.cldr import canonical
+from rulesdoc.io.files import umask
 
 # Starter files stored under another name: a dotfile is no package data to setuptools' globs.
 RENAMED = {
@@ -73,7 +73,7 @@ def _assemble(target: Path, site_name: str, requirement_line: str, codes: Sequen
     moved: list[Path] = []
     try:
         os.chmod(work, 0o777 & ~umask())  # the project's folder, not mkdtemp's private 0700
-        _copy(package_files("generator.cli") / "starter", work)
+        _copy(package_files("rulesdoc.cli") / "starter", work)
         config = work / "mkdocs.yml"
         text = config.read_text("utf-8")
         # A function, not a replacement string: the name's backslashes are no group references.
@@ -84,7 +84,7 @@ def _assemble(target: Path, site_name: str, requirement_line: str, codes: Sequen
             "utf-8",
         )
         (work / "docs").mkdir(exist_ok=True)
-        catalogs.write_template(work, work / "locales")
+        extraction.write_template(work, work / "locales")
         started = [catalogs.init(work / "locales", code, root=work) for code in dict.fromkeys(codes)]
         if not existing:
             os.rename(work, target)
