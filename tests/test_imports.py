@@ -16,7 +16,8 @@ PACKAGE = ROOT / "generator"
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """The import name of a file of generator/: the folder installs as the package ``rulesdoc``."""
+    parts = ["rulesdoc", *path.relative_to(PACKAGE).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -24,7 +25,7 @@ MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _owner(name: str) -> str:
-    """The module a dotted name is in: ``generator.io.folders.replacing`` → ``generator.io.files``."""
+    """The module a dotted name is in: ``rulesdoc.io.folders.replacing`` → ``rulesdoc.io.files``."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name
@@ -33,7 +34,7 @@ def _owner(name: str) -> str:
 def imports_of(module: str) -> dict[str, int]:
     """The generator modules ``module`` imports, each with the line of its first import.
 
-    A parent package that Python runs first (``generator.lint`` for ``generator.lint.model``)
+    A parent package that Python runs first (``rulesdoc.lint`` for ``rulesdoc.lint.model``)
     is not counted: a package importing its own submodules is not a cycle of the code.
     """
     path = MODULES[module]
@@ -55,7 +56,7 @@ def imports_of(module: str) -> dict[str, int]:
                 for alias in node.names
             ]
         for name in names:
-            if name.startswith("generator") and name != module:
+            if name.startswith("rulesdoc") and name != module:
                 found.setdefault(name, node.lineno)
     return found
 
@@ -91,7 +92,7 @@ def test_the_finder_sees_a_cycle_and_a_function_level_import() -> None:
     assert find_cycle({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b": 1}, "b": {}, "c": {"a": 1}}) == []
     # cli imports most commands inside their functions: those imports count.
-    assert "generator.cli.render_checked" in imports_of("generator.cli.main")
+    assert "rulesdoc.cli.render_checked" in imports_of("rulesdoc.cli.main")
 
 
 def test_the_generator_package_has_no_import_cycle() -> None:
@@ -102,7 +103,7 @@ def test_the_generator_package_has_no_import_cycle() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", sorted(set(MODULES) - {"generator.__main__"}))  # that one runs the CLI
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"rulesdoc.__main__"}))  # that one runs the CLI
 def test_each_module_imports_alone(module: str) -> None:
     done = subprocess.run(
         [sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -124,3 +125,28 @@ def test_every_subpackage_is_a_named_layer() -> None:
         f"in generator/ but not in the layers: {sorted(present - named)}; "
         f"named but gone: {sorted(named - present)}"
     )
+
+
+def test_the_package_list_is_the_folders() -> None:
+    """pyproject.toml lists the packages by hand (setuptools finds none under a mapped folder): a
+    new subpackage missing from the list would be missing from the wheel."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert config["package-dir"] == {"rulesdoc": "generator"}
+    folders = {module_name(p) for p in PACKAGE.rglob("__init__.py") if "__pycache__" not in p.parts}
+    assert set(config["packages"]) == folders
+
+
+def test_every_name_has_one_import_path() -> None:
+    """No module re-exports a name (``from a import N as N``): each name is imported from where it
+    is defined, so a reader finds one path and a move breaks loudly in one place."""
+    reexported = [
+        f"{module}:{node.lineno}: {alias.name}"
+        for module, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name
+    ]
+    assert reexported == []

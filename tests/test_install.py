@@ -77,7 +77,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def test_wheel_carries_every_module_and_template(venv: Path) -> None:
     """Every module and theme template of the checkout is in the installed package, and the package
     imported is the installed one."""
-    site = ok(run([venv / "python", "-c", "import generator; print(generator.__file__)"], cwd=venv))
+    site = ok(run([venv / "python", "-c", "import rulesdoc; print(rulesdoc.__file__)"], cwd=venv))
     installed = Path(site.strip()).parent
     assert venv.parent in installed.parents, f"imported {installed}, not the wheel's copy"
     wanted = {
@@ -199,10 +199,10 @@ def test_pre_commit_hook_for_a_project_in_a_subfolder(tmp_path: Path) -> None:
 
 
 def test_new_from_the_wheel(venv: Path, tmp_path: Path) -> None:
-    """The starter ships in the wheel: `rulesdoc new` in a folder outside this repository, with a
-    generator/ folder of the user's own beside it, then check and a strict build (issue 29)."""
-    (tmp_path / "generator").mkdir()
-    (tmp_path / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
+    """The starter ships in the wheel: `rulesdoc new` in a folder outside this repository, then
+    check and a strict build, both through `python -m` in the project, which holds a generator/
+    package of the user's own: `python -m` puts the project first on the path, and the installed
+    package is `rulesdoc`, so theirs is never imported (issue 29)."""
     ok(
         run(
             [venv / "rulesdoc", "new", "help", "--name", "My game help", "--lang", "da", "--lang", "nl"],
@@ -210,9 +210,11 @@ def test_new_from_the_wheel(venv: Path, tmp_path: Path) -> None:
         )
     )
     project = tmp_path / "help"
-    ok(run([venv / "rulesdoc", "check"], cwd=project))
+    (project / "generator").mkdir()
+    (project / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
+    ok(run([venv / "python", "-m", "rulesdoc", "check"], cwd=project))
     out = tmp_path / "site"
-    ok(run([venv / "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
+    ok(run([venv / "python", "-m", "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
     for page in ("index.html", "da/index.html", "nl/scoring.html"):
         text = (out / page).read_text("utf-8")
         assert "<title>" in text and "My game help" in text and "Rami help" not in text, page
