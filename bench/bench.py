@@ -362,7 +362,7 @@ OWN_WORK = r"""
 import sys, time
 from pathlib import Path
 from rulesdoc.site.languages import prepare
-from rulesdoc.pages.render import Project
+from rulesdoc.io.project import Project
 start = time.process_time()
 prepare(Project.at(Path(sys.argv[1])), [], strict=True)
 print(time.process_time() - start)
@@ -515,7 +515,7 @@ import rulesdoc.cli.main  # what `rulesdoc` imports before it renders
 t1 = clock()
 from rulesdoc.i18n import po
 from rulesdoc.pages import render
-from rulesdoc.io import project
+from rulesdoc.io.project import Project
 spent = {"rules": 0.0, "catalogs": 0.0, "templates": 0.0}
 active = []
 def timed(key, function):
@@ -535,7 +535,7 @@ po.load = timed("catalogs", po.load)
 for name in ("make_environment", "page_templates", "plural_counts"):
     setattr(render, name, timed("templates", getattr(render, name)))
 t2 = clock()
-workspace = render.Workspace.load(project.Project.at(Path(sys.argv[1])))
+workspace = render.Workspace.load(Project.at(Path(sys.argv[1])))
 t3 = clock()
 for name in workspace.names:
     workspace.env.get_template(name)  # compiled now, so that the render below only renders
@@ -800,7 +800,8 @@ RENDER_ONLY = r"""
 import sys, tempfile, time
 from pathlib import Path
 import rulesdoc.cli.main
-from rulesdoc.pages.render import Project, write_pages
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import write_pages
 from rulesdoc.cli.render_checked import render_all
 start = time.process_time()
 write_pages(render_all(Project.at(Path(sys.argv[1]))), Path(tempfile.mkdtemp()) / "out")

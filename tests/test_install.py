@@ -78,7 +78,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def test_wheel_carries_every_module_and_template(venv: Path) -> None:
     """Every module and theme template of the checkout is in the installed package, and the package
     imported is the installed one."""
-    site = ok(run([venv / "python", "-c", "import generator; print(generator.__file__)"], cwd=venv))
+    site = ok(run([venv / "python", "-c", "import rulesdoc; print(rulesdoc.__file__)"], cwd=venv))
     installed = Path(site.strip()).parent
     assert venv.parent in installed.parents, f"imported {installed}, not the wheel's copy"
     wanted = {
@@ -236,6 +236,13 @@ def test_the_readme_starts_a_site_from_the_wheel(venv: Path, tmp_path: Path) -> 
         re.escape(f"rulesdoc @ {(tmp_path / wheel.name).as_uri()}") + "#sha256=[0-9a-f]{64}", requirement
     )
     assert output.count("requirements.txt: it names a file on this machine") == 1, output
+    # `python -m` puts the project first on the path: a generator/ package of the user's own in it
+    # is never imported, as the installed package is `rulesdoc`.
+    (project / "generator").mkdir()
+    (project / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
+    python = tmp_path / ".venv" / "bin" / "python"
+    ok(run([python, "-m", "rulesdoc", "check"], cwd=project))
+    ok(run([python, "-m", "mkdocs", "build", "--strict", "-q", "-d", tmp_path / "by-mkdocs"], cwd=project))
     for page in ("index.html", "da/index.html", "nl/scoring.html"):
         text = (project / "site" / page).read_text("utf-8")
         assert "<title>" in text and "My game help" in text and "Rami help" not in text, page
