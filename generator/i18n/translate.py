@@ -171,6 +171,9 @@ class Waiting:
     status: Status  # FUZZY or UNTRANSLATED (missing, empty or refused)
     where: str  # "locales/da/LC_MESSAGES/messages.po:123", or the catalog alone if it lacks the entry
     note: str  # the POT's note to translators (#.): where the message shows, what fills it
+    refused: bool = False  # translated, but the page cannot use it (check says why, on its line)
+    page: str | None = None  # the page it first shows on ("scoring.md"), if it shows on one
+    anchor: str = ""  # the heading anchor of its section there, in the language ("" : the top)
 
 
 @dataclass(frozen=True)
@@ -215,7 +218,8 @@ def count(
         status = verdict.status if verdict is not None else Status.UNTRANSLATED
         counts[status] += 1
         if status in (Status.FUZZY, Status.UNTRANSLATED):
-            waiting.append(_waiting(language, key, status, (notes or {}).get(key, "")))
+            refused = verdict is not None and bool(verdict.problems)
+            waiting.append(_waiting(language, key, status, (notes or {}).get(key, ""), refused))
     return CatalogStats(
         language.code,
         language.name,
@@ -227,7 +231,7 @@ def count(
     )
 
 
-def _waiting(language: Language, key: Key, status: Status, note: str) -> Waiting:
+def _waiting(language: Language, key: Key, status: Status, note: str, refused: bool = False) -> Waiting:
     # The path inside the project, as a translator's clone has it (never this machine's path):
     # <locales>/<code>/LC_MESSAGES/messages.po, whatever the project calls its locales folder.
     catalog = language.catalog
@@ -237,7 +241,7 @@ def _waiting(language: Language, key: Key, status: Status, note: str) -> Waiting
         else f"locales/{language.code}/LC_MESSAGES/{DOMAIN}.po"
     )
     line = catalog.line_of(key) if catalog is not None else None
-    return Waiting(key[0], key[1], status, where if line is None else f"{where}:{line}", note)
+    return Waiting(key[0], key[1], status, where if line is None else f"{where}:{line}", note, refused)
 
 
 # ---------------------------------------------------------------- translation

@@ -78,7 +78,7 @@ class MainBuild:
             self.warnings.attach()  # detached when the build ends (post_build, failed)
             if not self.serving:
                 sitebuild.start_helper(config, project.root)
-            self.rendering = self._render(project, languages, strict)
+            self.rendering = self._render(project, languages, strict, bool(config.use_directory_urls))
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
             if not self.serving:
@@ -89,7 +89,9 @@ class MainBuild:
                     raise plugin_error(error) from None
         apply_language(config, self.site)
 
-    def _render(self, project: Project, languages: list[str], strict: bool) -> Rendering:
+    def _render(
+        self, project: Project, languages: list[str], strict: bool, directory_urls: bool
+    ) -> Rendering:
         """Every language's site, or the build's one-line error (the site folder is not touched yet).
 
         Under ``mkdocs serve`` a failed rebuild would hold every request until a build succeeds:
@@ -97,7 +99,9 @@ class MainBuild:
         """
         self.strict = strict and not self.serving
         try:
-            rendering = prepare(project, languages, self.strict, self.memory, defer=not self.serving)
+            rendering = prepare(
+                project, languages, self.strict, self.memory, not self.serving, directory_urls
+            )
         except RulesdocError as error:
             if not self.serving or self.last_good is None:
                 raise plugin_error(error) from None

@@ -24,44 +24,16 @@ from typing import Any
 
 from generator.errors import RulesdocError, display_path
 from generator.i18n.po import Key
-from generator.i18n.translate import Language, Translator, select_languages
+from generator.i18n.translate import Language, select_languages
 from generator.i18n.verdicts import Verdict
 from generator.io import folders
 from generator.io.project import Project
+from generator.pages.places import MARK, MarkingTranslator, markdown_html
 from generator.pages.render import Workspace
 
-MARK = "data-rd-msg"
 MANIFEST = "manifest.json"
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
-EXTENSIONS = ["tables", "attr_list", "toc", "pymdownx.blocks.caption"]  # mkdocs.yml's
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
-
-
-class MarkingTranslator(Translator):
-    """The Translator, each message's text wrapped in an element naming the message."""
-
-    def __init__(self, language: Language, verdicts: Mapping[Key, Verdict] | None = None) -> None:
-        super().__init__(language, verdicts)
-        self.keys: list[Key] = []
-        self._index: dict[Key, int] = {}
-
-    def _wrap(self, key: Key, text: str) -> str:
-        index = self._index.setdefault(key, len(self.keys))
-        if index == len(self.keys):
-            self.keys.append(key)
-        return f'<span {MARK}="{index}">{text}</span>'  # an int attribute, escaped text
-
-    def gettext(self, message: str) -> str:
-        return self._wrap((message, None), super().gettext(message))
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self._wrap((singular, None), super().ngettext(singular, plural, n))
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self._wrap((message, context), super().pgettext(context, message))
-
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        return self._wrap((singular, context), super().npgettext(context, singular, plural, n))
 
 
 @dataclass(frozen=True)
@@ -81,9 +53,7 @@ def file_name(key: Key) -> str:
 
 
 def page_html(markdown_text: str, language: Language) -> str:
-    import markdown
-
-    body = markdown.markdown(markdown_text, extensions=EXTENSIONS)
+    body = markdown_html(markdown_text)
     return (
         f'<!doctype html><html lang="{html.escape(language.tag)}" dir="{language.direction}">'
         '<head><meta charset="utf-8"><title>rulesdoc</title></head>'
