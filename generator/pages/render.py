@@ -187,6 +187,7 @@ class Workspace:
     # `rulesdoc render`'s output, out/<code>/<page>.md.
     language_link: Callable[[Language, Language, str, str], str] | None = None
     placed: dict[str, CatalogStats] = field(default_factory=dict)
+    _asked: frozenset[Key] | None = field(default=None, repr=False)
 
     @classmethod
     def load(
@@ -260,8 +261,8 @@ class Workspace:
     def _placed(
         self, language: Language, stats: CatalogStats, counted: tuple[CatalogStats, ...]
     ) -> CatalogStats:
-        if not stats.waiting:
-            return stats
+        if not any((w.msgid, w.context) in self._page_keys(counted) for w in stats.waiting):
+            return stats  # only theme strings wait (the search box, the footer): nothing to render
         known = self.placed.get(language.code)
         if known is None:
             found = self.locate(language, counted)
@@ -273,6 +274,15 @@ class Workspace:
             )
             known = self.placed[language.code] = dataclasses.replace(stats, waiting=waiting)
         return known
+
+    def _page_keys(self, counted: tuple[CatalogStats, ...]) -> frozenset[Key]:
+        """The messages the pages ask for (the source language's render, once): a language whose
+        waiting messages are none of these needs no render of its own to place them."""
+        if self._asked is None:
+            marking = MarkingTranslator(self.languages[0], self.verdicts.get(self.languages[0].code))
+            self._render_one(self.languages[0], counted, marking)
+            self._asked = frozenset(marking.keys)
+        return self._asked
 
     def locate(self, language: Language, status: tuple[CatalogStats, ...]) -> dict[Key, Place]:
         """Where each message shows on the language's pages: rendered once more with every message
