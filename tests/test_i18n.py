@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import stat
@@ -260,8 +261,14 @@ def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: 
     assert (None, "Opponent %(number)s") in ids  # the view model
     assert sum(1 for context, _ in ids if context == CARD_CONTEXT) == 53
     assert ("theme", "Table of contents") in ids and ("theme", "Permanent link") in ids  # the theme
-    # The committed POT is what extraction gives now.
-    assert catalogs.same_messages((root / "locales/messages.pot").read_bytes(), po_writer.to_bytes(template))
+    # The committed POT is what `catalog extract` gives now: the extraction, and the notes that
+    # render each formatted message with this checkout's rules (tests/test_value_notes.py).
+    from generator.i18n.extraction import set_value_notes
+    from generator.pages.renderings import project_value_notes
+
+    written = copy.deepcopy(template)
+    set_value_notes(written, project_value_notes(Project.at(root)) or {})
+    assert catalogs.same_messages((root / "locales/messages.pot").read_bytes(), po_writer.to_bytes(written))
     titles = [m for m in template if m.id == examples[0].title]
     assert titles[0].locations[0][0] == "rules.yaml" and titles[0].auto_comments
     # Texts of rules.yaml are never %-formatted: "50% off" is a title, not a broken placeholder.

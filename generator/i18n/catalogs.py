@@ -28,6 +28,7 @@ from generator.i18n.extraction import ProjectInfo as ProjectInfo
 from generator.i18n.extraction import check_sources
 from generator.i18n.extraction import extract as extract
 from generator.i18n.extraction import project_info as project_info
+from generator.i18n.extraction import refresh_value_notes as refresh_value_notes
 from generator.i18n.extraction import same_content as same_content
 from generator.i18n.extraction import same_messages as same_messages
 from generator.i18n.extraction import unlocated as unlocated
