@@ -82,10 +82,17 @@ def test_numbers_follow_the_locale() -> None:
     )  # a no-break space keeps the sign with its number
     assert Formatter(Locale.parse("ms")).list(["2", "3"]) == "2 dan 3"
     assert Formatter(Locale.parse("nl")).list(["2", "3"], style="or") == "2 of 3"
-    # Malay writes no comma before "atau" (CLDR: "2, 3, atau 4"), as before "dan".
-    assert Formatter(Locale.parse("ms")).list(["2", "3", "4", "5"], style="or") == "2, 3, 4 atau 5"
-    assert Formatter(Locale.parse("ms")).list(["2", "3"], style="or") == "2 atau 3"
-    assert Formatter(Locale.parse("en")).list(["2", "3", "4"], style="or") == "2, 3, or 4"  # others: CLDR
+    # Without the catalog's end of a list (tests/test_list_end.py), CLDR's: "2, 3, atau 4".
+    assert Formatter(Locale.parse("ms")).list(["2", "3", "4", "5"], style="or") == "2, 3, 4, atau 5"
+    ends = {"or": "%(items)s atau %(last)s"}  # the Malay catalog's translation
+    assert (
+        Formatter(Locale.parse("ms"), list_ends=ends).list(["2", "3", "4", "5"], style="or")
+        == "2, 3, 4 atau 5"
+    )
+    assert (
+        Formatter(Locale.parse("ms"), list_ends=ends).list(["2", "3"], style="or") == "2 atau 3"
+    )  # CLDR's two
+    assert Formatter(Locale.parse("en")).list(["2", "3", "4"], style="or") == "2, 3, or 4"
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from babel.messages.catalog import Catalog
 
 from generator.errors import Location, RulesdocError, display_path
 from generator.i18n import gettext_po, placement, po, po_writer, theme
+from generator.i18n.extract import FORMATTED
 from generator.i18n.verdicts import NO_FORMAT
 from generator.io import files
 from generator.io.project import template_path
@@ -150,7 +151,7 @@ def extract(root: Path) -> Catalog:
         locations = [(name, lineno)] if lineno else []
         catalog.add(message, None, locations, auto_comments=comments, context=context)
         entry = catalog.get(po.singular(message), context)
-        if name in plain_files and entry is not None:
+        if name in plain_files and entry is not None and (po.singular(message), context) not in FORMATTED:
             entry.flags.discard("python-format")
             entry.flags.add(NO_FORMAT)
     placement.add_notes(catalog, lambda name: files.read_text(root / name, files.MAX_TEMPLATE_BYTES, root))

@@ -47,6 +47,12 @@ CARD_CONTEXT = "card"
 # message per count the rules can allow, its msgid the English word, so each language writes the
 # count as it writes it in a sentence (a word, or the digit where the language prefers digits).
 COUNT_CONTEXT = "player count"
+# The end of a list of three or more alternatives ("two, three, or four"): a message, so each
+# language's translator joins the last item as the language does (Malay: no comma before "atau",
+# where CLDR has one); its msgid is CLDR's English pattern. A catalog without it uses CLDR's.
+LIST_CONTEXT = "list of alternatives"
+LIST_END_OR = "%(items)s, or %(last)s"
+LIST_ENDS = {"or": (LIST_END_OR, LIST_CONTEXT)}  # list style -> (msgid, msgctxt)
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight")
 COUNT_WORDS: dict[int, str] = dict(zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), _WORDS, strict=True))
 
@@ -326,6 +332,18 @@ class Translator:
             return None
         self.found += 1
         return escape_message(found[0])
+
+    def list_ends(self) -> dict[str, str]:
+        """Per list style, the catalog's end of a list of three or more, escaped around its
+        placeholders (for :class:`Formatter`); a style the catalog lacks is CLDR's, so no miss
+        is recorded (the page shows no English)."""
+        ends = {}
+        for style, key in LIST_ENDS.items():
+            found = None if self.language.is_source else self.table.get(key)
+            if found is not None:
+                self.found += 1
+                ends[style] = escape_message(found[0])
+        return ends
 
     def plain_marked(
         self, message: str, context: str | None = None, plural: str | None = None, n: int = 1

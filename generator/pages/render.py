@@ -335,7 +335,7 @@ class Workspace:
             pgettext=translate.pgettext,
             npgettext=translate.npgettext,
         )
-        fmt = Formatter(language.locale, isolate=language.direction == "rtl")
+        fmt = Formatter(language.locale, isolate=language.direction == "rtl", list_ends=translate.list_ends())
         pages = []
         try:
             context = page_context(self.rules, translate, fmt, status)
