@@ -134,7 +134,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         from generator.cli import site_commands
 
         if args.command == "screenshots":
-            site_commands.screenshots(project, args.lang, args.out, say)
+            site_commands.screenshots(project, args.lang, args.out, say, args.site)
         elif args.command == "site-source":
             site_commands.write_site_source(project, args.out, args.strict, say)
         else:

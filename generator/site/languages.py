@@ -12,7 +12,9 @@ language up front, again only those an edit changed.
 from __future__ import annotations
 
 import functools
+import html
 import posixpath
+import re
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -277,6 +279,18 @@ def _render(
         results.update(workspace.render([language]))
         changed[language.code] = fingerprint
     return results, changed, sources
+
+
+def theme_texts(workspace: Workspace, language: Language, site_name: str) -> dict[str, str]:
+    """What each theme message shows as in the language's built site, by its English source: our
+    translation, Material's, or English, as plain text ("Made with %(name)s" with its link's text)."""
+    values = _language_site(workspace, language, site_name).strings.values
+    shown = {}
+    for message in theme.messages():
+        text = values.get(message.key)
+        if text:
+            shown[message.english] = " ".join(html.unescape(re.sub(r"<[^<>]*>", "", text)).split())
+    return shown
 
 
 def _language_site(workspace: Workspace, language: Language, site_name: str) -> LanguageSite:
