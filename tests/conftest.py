@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support import ROOT, copy_project
 
-from generator.pages.render import Project
+from rulesdoc.io.project import Project
 
 # Material prints its end-of-life notice (manual/publishing.md, "Platform") on every MkDocs run. The tests run
 # MkDocs hundreds of times in subprocesses that inherit this environment: they alone silence it,

@@ -1,6 +1,6 @@
 """The bad-input corpus (tests/bad_inputs/cases.yaml): every broken input gives one line, no traceback.
 
-Each case runs ``python -m generator --root <copy> ...`` as a subprocess in its own copy of the
+Each case runs ``python -m rulesdoc --root <copy> ...`` as a subprocess in its own copy of the
 project, after a good render into ``<copy>/out``; the failed run must leave ``out`` byte-identical.
 The cases run in a thread pool (they are subprocesses), once per session; each test reads its result.
 """
@@ -45,7 +45,7 @@ def generator(
     *args: str, cwd: Path, stdin: Path | None = None, stdout: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run the generator; ``stdout`` other than None (captured) is one of :data:`STDOUT_MODES`."""
-    command = [sys.executable, "-m", "generator", *args]
+    command = [sys.executable, "-m", "rulesdoc", *args]
     if stdout == "closed":  # Python then has sys.stdout = None
         command = ["sh", "-c", 'exec "$0" "$@" >&-', *command]
     with contextlib.ExitStack() as stack:
@@ -233,7 +233,7 @@ def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
     if case.get("needs") and not has_command(case["needs"]):
         if case["needs"] == "non-root":
             pytest.skip("running as root: chmod 000 does not stop root from reading")
-        pytest.skip(f"`python -m generator {case['needs']}` is not a command yet")
+        pytest.skip(f"`python -m rulesdoc {case['needs']}` is not a command yet")
     outcome = outcomes[case["name"]]
     process = outcome.process
     if case.get("line_of"):  # the line of a text in the edited file (catalogs change under us)

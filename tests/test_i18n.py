@@ -13,23 +13,24 @@ from babel import Locale
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED
 
-from generator.cli.render_checked import render_all
-from generator.engine.cards import ALL_CARDS
-from generator.errors import Refusal, RulesdocError
-from generator.i18n import catalogs, plurals, po, po_writer
-from generator.i18n.extraction import VALUES_NOTE
-from generator.i18n.translate import (
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.engine.cards import ALL_CARDS
+from rulesdoc.errors import Refusal, RulesdocError
+from rulesdoc.i18n import catalogs, extraction, plurals, po, po_writer
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.extraction import VALUES_NOTE
+from rulesdoc.i18n.translate import (
     CARD_CONTEXT,
     FALLBACK_CLOSE,
     FALLBACK_OPEN,
-    Formatter,
     Translator,
     catalog_path,
     discover_languages,
     english_card_name,
 )
-from generator.pages.render import Project, Workspace
-from generator.spec.rules import load_rules
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
+from rulesdoc.spec.rules import load_rules
 
 
 def unwrap(path: Path) -> None:
@@ -260,7 +261,7 @@ def test_a_broken_placeholder_is_refused_not_a_crash(project_copy: Path) -> None
 
 
 def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: Path) -> None:
-    template = catalogs.extract(root)
+    template = extraction.extract(root)
     ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
     assert (None, "Counting points") in ids  # a template
     examples = load_rules(root / "rules.yaml").examples  # whatever this checkout's examples are
@@ -272,7 +273,7 @@ def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: 
     # they follow rules.yaml, and a value changed since `catalog extract` is no staleness
     # (tests/test_value_notes.py).
     committed = po.load(root / "locales/messages.pot")
-    assert catalogs.same_content(committed, template)
+    assert extraction.same_content(committed, template)
     assert any(VALUES_NOTE in " ".join(m.auto_comments) for m in committed.messages())
     titles = [m for m in template if m.id == examples[0].title]
     assert titles[0].locations[0][0] == "rules.yaml" and titles[0].auto_comments
@@ -431,7 +432,7 @@ def test_a_catalog_folder_must_be_a_cldr_code(project_copy: Path, folder: str, s
 @pytest.mark.parametrize("text", ["min_translated:\n  default: 0\n", "min_translated:\n  da: 0\n"])
 def test_a_threshold_of_0_is_0_percent(project_copy: Path, text: str) -> None:
     """0 means no message need be translated (it once meant the default, 80 %)."""
-    from generator.i18n.policy import read_policy
+    from rulesdoc.i18n.policy import read_policy
 
     (project_copy / "locales" / "check.yaml").write_text(text, "utf-8")
     policy = read_policy(project_copy / "locales")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from support import SEED_RULES, copy_project
 
-from generator.cli.render_checked import render_all
-from generator.i18n.translate import LIST_CONTEXT, LIST_END_OR, catalog_path
-from generator.pages.render import Project
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.i18n.translate import LIST_CONTEXT, LIST_END_OR, catalog_path
+from rulesdoc.io.project import Project
 
 # The seed rules with a target share under the cap at two to five players (20 points a player
 # against a cap of 100), equal at six: "With two, three, four, or five players, this last cap is
@@ -76,7 +76,7 @@ def test_without_a_translation_the_end_is_cldrs_and_never_english(root: Path) ->
 
 
 def test_a_translation_that_breaks_its_placeholders_is_refused(root: Path) -> None:
-    from generator.errors import Refusal
+    from rulesdoc.errors import Refusal
 
     set_translation(root, "ms", "%(item)s atau %(last)s")
     with pytest.raises(Refusal, match="placeholders"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.site import mkdocs_internals
-from generator.site.mkdocs_internals import CHECKS, Assumption
+from rulesdoc.site import mkdocs_internals
+from rulesdoc.site.mkdocs_internals import CHECKS, Assumption
 
 
 @pytest.mark.parametrize("assumption", CHECKS, ids=[a.name for a in CHECKS])
@@ -36,8 +36,8 @@ def test_strict_warnings_are_counted_on_the_running_engines_logger() -> None:
     """Here MkDocs is installed: its package is the engine, and its core's warnings are counted."""
     import logging
 
-    from generator.site import mkdocs_package
-    from generator.site.strict_warnings import StrictWarnings
+    from rulesdoc.site import mkdocs_package
+    from rulesdoc.site.strict_warnings import StrictWarnings
 
     assert mkdocs_package.name() == "mkdocs"
     counted = StrictWarnings()
@@ -57,7 +57,7 @@ def test_strict_warnings_are_counted_under_quiet_and_stay_silent(capsys: pytest.
     import logging
     import sys
 
-    from generator.site.strict_warnings import StrictWarnings
+    from rulesdoc.site.strict_warnings import StrictWarnings
 
     engine = logging.getLogger("mkdocs")
     console = logging.StreamHandler(sys.stderr)

@@ -18,9 +18,9 @@ from types import ModuleType
 import pytest
 from babel.messages.pofile import PoFileParser
 
-from generator.errors import RulesdocError
-from generator.i18n import babel_internals, jinja_internals, material_partials, theme
-from generator.io import yamlload
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n import babel_internals, jinja_internals, material_partials, theme
+from rulesdoc.io import yamlload
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAMS: tuple[ModuleType, ...] = (babel_internals, jinja_internals, yamlload, material_partials)

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from support import copy_project
 
-from generator.cli.render_checked import render_all
-from generator.i18n.markup import slugify
-from generator.i18n.translate import SOURCE, Language, discover_languages
-from generator.pages.places import MARK, Place, places
-from generator.pages.render import Project, Workspace
-from generator.site.languages import language_link
-from generator.spec.rules import load_rules
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.i18n.markup import slugify
+from rulesdoc.i18n.translate import SOURCE, Language, discover_languages
+from rulesdoc.io.project import Project
+from rulesdoc.pages.places import MARK, Place, places
+from rulesdoc.pages.render import Workspace
+from rulesdoc.site.languages import language_link
+from rulesdoc.spec.rules import load_rules
 
 
 def marked(index: int, text: str) -> str:

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from support import ROOT, SEED_RULES, copy_project, lint_error_lines
 
-from generator.cli.main import main
-from generator.i18n import catalogs, po
-from generator.i18n.extraction import VALUES_NOTE
-from generator.i18n.translate import catalog_path
-from generator.pages.render import Project, Workspace
-from generator.pages.renderings import note, plain, value_notes
+from rulesdoc.cli.main import main
+from rulesdoc.i18n import extraction, po
+from rulesdoc.i18n.extraction import VALUES_NOTE
+from rulesdoc.i18n.translate import catalog_path
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
+from rulesdoc.pages.renderings import note, plain, value_notes
 
 OTHER_VALUES = ROOT / "tests" / "fixtures" / "rules" / "other_values.yaml"
 EQUAL = ("With %(players)s players, both caps are equal.", None)
@@ -92,4 +93,4 @@ def test_extract_and_update_refresh_the_notes_and_a_rule_change_is_never_stale(
     assert main(["--root", str(root), "catalog", "extract"]) == 0
     again = pot.read_text("utf-8")
     assert date in again and '"With three players, both caps are equal."' in again
-    assert catalogs.same_content(po.load(pot), catalogs.extract(root))  # the stale check's view
+    assert extraction.same_content(po.load(pot), extraction.extract(root))  # the stale check's view

@@ -24,7 +24,7 @@ import inspect
 from collections.abc import Callable, Collection
 from typing import Any
 
-from generator.errors import Location, display_path
+from rulesdoc.errors import Location, display_path
 
 LIBRARY = "jinja2"
 _TEMPLATE_GLOBAL = "__jinja_template__"  # set by jinja2.Template._from_namespace

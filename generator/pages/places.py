@@ -4,7 +4,7 @@ The status page links every message a language still shows in English to the pla
 finds it. That place is read off the pages themselves, not guessed from the templates: the
 language's pages are rendered with a marking translator (every message a template or the view
 model asks for wrapped in ``<span data-rd-msg="N">``), made HTML by Python-Markdown with the
-site's extensions and its heading slugs (``toc`` with :func:`generator.i18n.markup.slugify`, as
+site's extensions and its heading slugs (``toc`` with :func:`rulesdoc.i18n.markup.slugify`, as
 ``mkdocs.yml`` configures it), and each message gets the ``id`` of the last heading before its
 first appearance: the translated heading's slug in that language, or the English one where the
 heading itself is still English. The marks exist only in this render, never in a published page
@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from generator.i18n.markup import slugify
-from generator.i18n.po import Key
-from generator.i18n.translate import Language, Translator
-from generator.i18n.verdicts import Verdict
+from rulesdoc.i18n.markup import slugify
+from rulesdoc.i18n.po import Key
+from rulesdoc.i18n.translate import Language, Translator
+from rulesdoc.i18n.verdicts import Verdict
 
 MARK = "data-rd-msg"
 # mkdocs.yml's Markdown extensions that decide a heading's anchor and what is a heading.

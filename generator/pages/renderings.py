@@ -10,7 +10,7 @@ are read off the real render, never written by hand:
     #. With the current rules: "With three players, both caps are equal." (%(players)s: "three")
 
 The note follows ``rules.yaml``: ``catalog extract`` and ``catalog update`` refresh it, and the
-stale check ignores it (:data:`generator.i18n.extraction.VALUES_NOTE`). A message the current
+stale check ignores it (:data:`rulesdoc.i18n.extraction.VALUES_NOTE`). A message the current
 rules never render (a branch for other values) has none.
 """
 
@@ -21,11 +21,12 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.errors import RulesdocError
-from generator.i18n.extraction import VALUES_NOTE
-from generator.i18n.po import Key
-from generator.i18n.translate import SOURCE, Translator
-from generator.pages.render import Project, Workspace
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n.extraction import VALUES_NOTE
+from rulesdoc.i18n.po import Key
+from rulesdoc.i18n.translate import SOURCE, Translator
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
 
 _PLACEHOLDER = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)s")
 _TAG = re.compile(r"<[^<>]*>")

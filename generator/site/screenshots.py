@@ -26,15 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import RulesdocError, display_path
-from generator.i18n.po import Key
-from generator.i18n.theme import THEME_CONTEXT
-from generator.i18n.translate import Language, select_languages
-from generator.i18n.verdicts import Verdict
-from generator.io import folders
-from generator.io.project import Project
-from generator.pages.places import MARK, MarkingTranslator, markdown_html
-from generator.pages.render import Workspace
+from rulesdoc.errors import RulesdocError, display_path
+from rulesdoc.i18n.po import Key
+from rulesdoc.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n.translate import Language, select_languages
+from rulesdoc.i18n.verdicts import Verdict
+from rulesdoc.io import folders
+from rulesdoc.io.project import Project
+from rulesdoc.pages.places import MARK, MarkingTranslator, markdown_html
+from rulesdoc.pages.render import Workspace
 
 MANIFEST = "manifest.json"
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -122,7 +122,7 @@ _FIND_THEME_TEXT = r"""([text, mark]) => {
 
 
 def _site_page(site: Path, language: Language, name: str, directory_urls: bool) -> Path:
-    from generator.site.languages import language_root, page_url
+    from rulesdoc.site.languages import language_root, page_url
 
     url = language_root(language) + page_url(name, directory_urls)
     return site / (url + "index.html" if url.endswith("/") or not url else url)
@@ -132,8 +132,8 @@ def _theme_shots(
     browser: Any, project: Project, workspace: Workspace, language: Language, site: Path, out: Path
 ) -> dict[Key, Shot]:
     """A picture of each theme message where the language's built pages show it, in the theme."""
-    from generator.site.config_file import read_config
-    from generator.site.languages import site_name_of, theme_texts
+    from rulesdoc.site.config_file import read_config
+    from rulesdoc.site.languages import site_name_of, theme_texts
 
     texts = theme_texts(workspace, language, site_name_of(project))
     directory_urls = bool(read_config(project.root / "mkdocs.yml").get("use_directory_urls", True))

@@ -17,8 +17,8 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator.i18n.translate import catalog_path
-from generator.spec.rules import load_rules
+from rulesdoc.i18n.translate import catalog_path
+from rulesdoc.spec.rules import load_rules
 
 from .conftest import Problems, open_context, serving
 
