@@ -41,7 +41,7 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
         say(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
     elif args.step == "update":
         notes = _value_notes(project)  # they follow rules.yaml: refreshed before the merge
-        if notes is not None and catalogs.refresh_value_notes(root, locales, notes):
+        if notes is not None and extraction.refresh_value_notes(root, locales, notes):
             say(f"{display_path(project.pot)}: notes with the current rules' values refreshed")
         updates = catalogs.update(
             locales, args.lang, force=args.force, cldr_plural_forms=args.plural_forms == "cldr", root=root

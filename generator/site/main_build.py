@@ -258,6 +258,10 @@ def apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name
+    if site.copyright is not None:
+        config.copyright = site.copyright
+    if site.repo_name is not None:
+        config.repo_name = site.repo_name_html()
     if has_search(config):
         set_search_language(config, site.search)
     toc = config.mdx_configs.setdefault("toc", {})

@@ -133,9 +133,9 @@ def _theme_shots(
 ) -> dict[Key, Shot]:
     """A picture of each theme message where the language's built pages show it, in the theme."""
     from rulesdoc.site.config_file import read_config
-    from rulesdoc.site.languages import site_name_of, theme_texts
+    from rulesdoc.site.languages import config_texts, theme_texts
 
-    texts = theme_texts(workspace, language, site_name_of(project))
+    texts = theme_texts(workspace, language, config_texts(project))
     directory_urls = bool(read_config(project.root / "mkdocs.yml").get("use_directory_urls", True))
     names = [f"{stem[: -len('.md.j2')]}.md" for stem in workspace.names]
     paths = [_site_page(site, language, name, directory_urls) for name in names]

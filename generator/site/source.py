@@ -204,6 +204,10 @@ def _language_config(
     config["docs_dir"] = "docs"
     config["site_dir"] = "site"
     config["site_name"] = str(Markup(site.site_name).unescape())
+    if site.copyright is not None:
+        config["copyright"] = str(site.copyright)  # HTML, as the theme takes it
+    if site.repo_name is not None:
+        config["repo_name"] = site.repo_name  # text: the engine escapes it, as it does site_name
     if site_url is not None:
         config["site_url"] = site_url + language_root(language)
     theme_config = dict(config.get("theme") or {}) if isinstance(config.get("theme"), dict) else {}
