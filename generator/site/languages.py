@@ -11,6 +11,10 @@ language up front, again only those an edit changed.
 
 from __future__ import annotations
 
+import functools
+import html
+import posixpath
+import re
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -24,7 +28,7 @@ from rulesdoc.i18n.verdicts import Status
 from rulesdoc.io import files
 from rulesdoc.io.project import Project
 from rulesdoc.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
-from rulesdoc.pages.render import LanguageResult, Workspace
+from rulesdoc.pages.render import STATUS_PAGE, LanguageResult, Workspace
 from rulesdoc.site import helper
 
 # Where mkdocs.yml has no site_name (render alone needs none; every engine requires one).
@@ -147,6 +151,44 @@ class Rendering:
         return report.error_lines() + report.gap_lines()
 
 
+def language_root(language: Language) -> str:
+    return "" if language.is_source else f"{language.tag}/"
+
+
+def counterpart(here: Language, there: Language, page_url: str) -> str:
+    """The URL of the same page in another language, relative to ``here``'s build root."""
+    target = language_root(there) + page_url
+    if here.is_source:
+        return target or "./"
+    return posixpath.join("..", target) if target else "../"
+
+
+def page_url(name: str, directory_urls: bool) -> str:
+    """A page's URL under its build's root, as MkDocs and Zensical make it."""
+    stem = name[: -len(".md")] if name.endswith(".md") else name
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def relative_to_page(link: str, url: str) -> str:
+    """A build-root-relative ``link`` as seen from the page at ``url``."""
+    folder = posixpath.dirname(url)
+    if not folder:
+        return link
+    return posixpath.relpath(link, folder) + ("/" if link.endswith("/") else "")
+
+
+def language_link(directory_urls: bool, here: Language, there: Language, page: str, anchor: str) -> str:
+    """From ``here``'s translation status page, the address of ``page`` of ``there``'s build at
+    the heading ``anchor`` (the status page's links to another language's pages)."""
+    target = counterpart(here, there, page_url(page, directory_urls))
+    link = relative_to_page(target, page_url(STATUS_PAGE + ".md", directory_urls))
+    return link + (f"#{anchor}" if anchor else "")
+
+
 def partial_name(language: Language) -> str:
     return f"partials/languages/{theme_language(language)}.html"
 
@@ -157,7 +199,12 @@ def theme_language(language: Language) -> str:
 
 
 def prepare(
-    project: Project, codes: list[str], strict: bool, memory: Memory | None = None, defer: bool = False
+    project: Project,
+    codes: list[str],
+    strict: bool,
+    memory: Memory | None = None,
+    defer: bool = False,
+    directory_urls: bool = True,
 ) -> Rendering:
     """Read every language; render and judge them; raise the one-line error for unreadable input,
     and, when strict, every error ``check`` would report (:meth:`Rendering.settle`).
@@ -166,10 +213,12 @@ def prepare(
     ``defer`` (``mkdocs build``): render and judge only the source language here; every other
     language is rendered and judged by its own build (:func:`realize`), in parallel, and the main
     build settles them all at its end (:meth:`Rendering.settle`), before anything is published.
+    ``directory_urls``: the site's URL scheme, for the status page's links to another language.
     """
     from rulesdoc.i18n.translate import SOURCE, select_languages
 
     workspace = Workspace.load(project, memory=memory)
+    workspace.language_link = functools.partial(language_link, directory_urls)
     published = select_languages(workspace.languages, codes)
     if SOURCE not in published:
         published.insert(0, SOURCE)
@@ -182,6 +231,7 @@ def prepare(
     )
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
+    _ = workspace.status  # every language's waiting messages placed once, before the builds fork
     if defer and memory is None:
         deferred = Deferred(workspace, lint.share(workspace, policy, extract=helper.extracted), strict)
         rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
@@ -259,6 +309,18 @@ def _render(
         results.update(workspace.render([language]))
         changed[language.code] = fingerprint
     return results, changed, sources
+
+
+def theme_texts(workspace: Workspace, language: Language, texts: ConfigTexts) -> dict[str, str]:
+    """What each theme message shows as in the language's built site, by its English source: our
+    translation, Material's, or English, as plain text ("Made with %(name)s" with its link's text)."""
+    values = _language_site(workspace, language, texts).strings.values
+    shown = {}
+    for message in theme.messages():
+        text = values.get(message.key)
+        if text:
+            shown[message.english] = " ".join(html.unescape(re.sub(r"<[^<>]*>", "", text)).split())
+    return shown
 
 
 def _language_site(workspace: Workspace, language: Language, texts: ConfigTexts) -> LanguageSite:
