@@ -89,7 +89,7 @@ def test_danish_messages_link_to_the_danish_sections_where_they_show(tmp_path: P
     text = text.replace(good, 'msgid "Opponent %(number)s"\nmsgstr "Modstander %(nummer)s"')
     catalog.write_text(text, "utf-8")
     project = Project.at(root)
-    pages = {(p.lang, p.name): p.text for p in render_all(project, ["da", "nl"], strict=False)}
+    pages = {(p.lang, p.name): p.text for p in render_all(project, ["en", "da", "nl"], strict=False)}
     items = _items(pages["da", "translation-status.md"], "da")
     by_text = {re.search(r'dir="ltr">([^<]*)</span>', item).group(1): item for item in items}  # type: ignore[union-attr]
     # Under a translated heading: the heading's Danish slug.
@@ -105,12 +105,17 @@ def test_danish_messages_link_to_the_danish_sections_where_they_show(tmp_path: P
     # The anchors are the Danish page's own headings.
     danish = pages["da", "scoring.md"]
     assert "## Kortene tilbage på hånden" in danish and "## Regneeksempler" in danish
-    # From the Dutch status page, the Danish messages link to the Danish pages (render's layout).
-    dutch_items = _items(pages["nl", "translation-status.md"], "da")
-    (card,) = [item for item in dutch_items if ">Card</span>" in item]
-    assert (
-        '<a href="../da/scoring.md#kortene-tilbage-på-hånden" hreflang="da">Waar het te zien is</a>' in card
-    )
+    # The Dutch status page lists no Danish message: its table's Danish row links to the Danish
+    # status page at the Danish list (render's layout), and so does the English page's list.
+    dutch = pages["nl", "translation-status.md"]
+    link = '<a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk (`da`)</a>'
+    assert f"| {link} |" in dutch
+    assert "### Dansk" not in dutch and "messages.po:" not in dutch and ">Card</span>" not in dutch
+    english = pages["en", "translation-status.md"]
+    assert f"| {link} |" in english and f"\n- {link}\n" in english
+    assert "### Dansk" not in english and "messages.po:" not in english and ">Card</span>" not in english
+    # On the Danish page, its own row links to its own list.
+    assert "| [Dansk (`da`)](#dansk-da) |" in pages["da", "translation-status.md"]
     # The notice's help link opens the Danish list on the status page.
     assert "(translation-status.md#dansk-da)" in danish
     assert "\n### Dansk (da)\n" in pages["da", "translation-status.md"]
@@ -120,7 +125,7 @@ def test_danish_messages_link_to_the_danish_sections_where_they_show(tmp_path: P
 def test_a_language_without_gaps_keeps_the_plain_help_link_and_needs_no_placing(tmp_path: Path) -> None:
     root = copy_project(tmp_path / "project")
     workspace = Workspace.load(Project.at(root))
-    assert all(not stats.waiting for stats in workspace.status)
+    assert all(not workspace.waiting(language).waiting for language in workspace.languages)
     assert workspace.placed == {}  # nothing rendered twice
     danish = next(language for language in workspace.languages if language.code == "da")
     assert workspace.help_url(danish) == "translation-status.md"
@@ -149,10 +154,30 @@ def test_a_theme_string_has_no_place_on_the_pages_and_costs_no_render(tmp_path: 
     assert count == 1
     catalog.write_text(text, "utf-8")
     workspace = Workspace.load(Project.at(root))
-    (danish,) = [stats for stats in workspace.status if stats.code == "da"]
-    (waiting,) = danish.waiting
+    (waiting,) = workspace.waiting(next(lang for lang in workspace.languages if lang.code == "da")).waiting
     assert (waiting.msgid, waiting.page) == ("Clear", None)  # the search box's: in the theme only
     assert workspace.placed == {}
     pages = {(p.lang, p.name): p.text for p in render_all(Project.at(root), ["da"])}
     (item,) = _items(pages["da", "translation-status.md"], "da")
     assert "Hvor den vises" not in item
+
+
+def test_a_status_page_lists_its_own_languages_waiting_messages_only(tmp_path: Path) -> None:
+    # Issue 32: every page listing every language's messages grew with languages².
+    root = copy_project(tmp_path / "project")
+    _blank(root / "locales" / "da" / "LC_MESSAGES" / "messages.po", "Card")
+    _blank(root / "locales" / "nl" / "LC_MESSAGES" / "messages.po", "In short")
+    pages = {(p.lang, p.name): p.text for p in render_all(Project.at(root), ["en", "da", "nl", "hi"])}
+    danish, dutch = pages["da", "translation-status.md"], pages["nl", "translation-status.md"]
+    assert [">Card</span>" in item for item in _items(danish, "da")] == [True]
+    assert [">In short</span>" in item for item in _items(dutch, "nl")] == [True]
+    assert ">In short</span>" not in danish and "locales/nl/" not in danish
+    assert ">Card</span>" not in dutch and "locales/da/" not in dutch
+    # A language with nothing waiting lists nothing, not even a heading, while others wait.
+    hindi = pages["hi", "translation-status.md"]
+    assert "messages.po:" not in hindi and "\n## " not in hindi and "\n### " not in hindi
+    # The source language's page: links to each list, no message.
+    english = pages["en", "translation-status.md"]
+    assert "messages.po:" not in english and "\n### " not in english
+    assert '<a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk (`da`)</a>' in english
+    assert '<a href="../nl/translation-status.md#nederlands-nl" hreflang="nl">' in english

@@ -252,20 +252,20 @@ class Workspace:
 
     @property
     def status(self) -> tuple[CatalogStats, ...]:
-        """Every language's count, for the translation-status page, each message it still shows in
-        English placed on the language's pages (:meth:`locate`)."""
-        counted = tuple(self.stats(language) for language in self.languages)
-        pairs = zip(self.languages, counted, strict=True)
-        return tuple(self._placed(language, stats, counted) for language, stats in pairs)
+        """Every language's count, for the status pages' table. Each language's page lists only its
+        own waiting messages (:meth:`waiting`): the pages' work grows with the languages, not their
+        square (issue 32)."""
+        return tuple(self.stats(language) for language in self.languages)
 
-    def _placed(
-        self, language: Language, stats: CatalogStats, counted: tuple[CatalogStats, ...]
-    ) -> CatalogStats:
-        if not any((w.msgid, w.context) in self._page_keys(counted) for w in stats.waiting):
+    def waiting(self, language: Language) -> CatalogStats:
+        """The language's count, each message it still shows in English placed on its own pages
+        (:meth:`locate`), for the list on its status page."""
+        stats = self.stats(language)
+        if not any((w.msgid, w.context) in self._page_keys() for w in stats.waiting):
             return stats  # only theme strings wait (the search box, the footer): nothing to render
         known = self.placed.get(language.code)
         if known is None:
-            found = self.locate(language, counted)
+            found = self.locate(language)
             waiting = tuple(
                 dataclasses.replace(w, page=found[key].page, anchor=found[key].anchor)
                 if (key := (w.msgid, w.context)) in found
@@ -275,57 +275,64 @@ class Workspace:
             known = self.placed[language.code] = dataclasses.replace(stats, waiting=waiting)
         return known
 
-    def _page_keys(self, counted: tuple[CatalogStats, ...]) -> frozenset[Key]:
+    def _page_keys(self) -> frozenset[Key]:
         """The messages the pages ask for (the source language's render, once): a language whose
         waiting messages are none of these needs no render of its own to place them."""
         if self._asked is None:
             marking = MarkingTranslator(self.languages[0], self.verdicts.get(self.languages[0].code))
-            self._render_one(self.languages[0], counted, marking)
+            self._render_one(self.languages[0], self.stats(self.languages[0]), marking)
             self._asked = frozenset(marking.keys)
         return self._asked
 
-    def locate(self, language: Language, status: tuple[CatalogStats, ...]) -> dict[Key, Place]:
+    def locate(self, language: Language) -> dict[Key, Place]:
         """Where each message shows on the language's pages: rendered once more with every message
         marked (:mod:`rulesdoc.pages.places`); a language that cannot render has no places."""
         marking = MarkingTranslator(language, self.verdicts.get(language.code))
-        result = self._render_one(language, status, marking)
+        result = self._render_one(language, self.stats(language), marking)
         return places([(page.name, page.text) for page in result.pages], marking.keys)
 
-    def status_link(self, here: Language, there_code: str, waiting: Waiting, text: str) -> str:
-        """A link from ``here``'s status page to where a waiting message of ``there_code`` shows:
-        Markdown within the language (the site resolves and checks it), HTML to another one.
-        ``text`` is a Translator's, escaped."""
+    def status_link(self, waiting: Waiting, text: str) -> str:
+        """A link from a language's status page to where one of its waiting messages shows on its
+        own pages (Markdown: the site resolves and checks it). ``text`` is a Translator's, escaped."""
         if waiting.page is None:
             return ""
         anchor = f"#{waiting.anchor}" if waiting.anchor else ""
-        if there_code == here.code:
-            return f"[{text}]({waiting.page}{anchor})"
+        return f"[{text}]({waiting.page}{anchor})"
+
+    def status_page_link(self, here: Language, there_code: str, text: str) -> str:
+        """From ``here``'s status page, a link to ``there_code``'s status page, at its list of
+        waiting messages when it has one: the heading's anchor on ``here``'s own page (Markdown), HTML
+        to another language's page in the site's URL scheme (:attr:`language_link`); ``here``'s own
+        row, with nothing waiting, is ``text`` alone. ``text`` is Markdown, escaped."""
         there = next(language for language in self.languages if language.code == there_code)
+        anchor = list_anchor(there) if self.stats(there).waiting else ""
+        if there.code == here.code:
+            return f"[{text}](#{anchor})" if anchor else text
         if self.language_link is not None:
-            url = self.language_link(here, there, waiting.page, waiting.anchor)
+            url = self.language_link(here, there, STATUS_PAGE + ".md", anchor)
         else:
-            url = f"../{there.code}/{waiting.page}{anchor}"
+            url = f"../{there.code}/{STATUS_PAGE}.md" + (f"#{anchor}" if anchor else "")
         return f'<a href="{attribute(url)}" hreflang="{attribute(there.tag)}">{text}</a>'
 
     def help_url(self, language: Language) -> str | None:
         """Where the notice of a partly English page sends readers who can help translate."""
         url = self.policy.help_url(language.code)
         if url is None and STATUS_PAGE + PAGE_SUFFIX in self.names:
-            # MkDocs resolves it per page; at the language's own list of waiting messages, whose
-            # heading is "<name> (<code>)" (templates/translation-status.md.j2), when it has one.
+            # MkDocs resolves it per page; at the language's own list of waiting messages, on its
+            # own status page (templates/translation-status.md.j2), when it has one.
             if not self.stats(language).waiting:
                 return STATUS_PAGE + ".md"
-            return STATUS_PAGE + ".md#" + slugify(f"{language.name} ({language.code})", "-")
+            return STATUS_PAGE + ".md#" + list_anchor(language)
         return url
 
     def render(self, languages: Iterable[Language]) -> dict[str, LanguageResult]:
         """Each language's pages, or its error: one language that fails hides no other."""
-        status = self.status
-        return {language.code: self._render_one(language, status) for language in languages}
+        return {language.code: self._render_one(language, self.waiting(language)) for language in languages}
 
     def _render_one(
-        self, language: Language, status: tuple[CatalogStats, ...], translate: Translator | None = None
+        self, language: Language, own: CatalogStats, translate: Translator | None = None
     ) -> LanguageResult:
+        """``own``: the language's count and waiting messages, for its status page's list."""
         if translate is None:
             translate = self.translator(language, self.verdicts.get(language.code))
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -338,7 +345,8 @@ class Workspace:
         fmt = Formatter(language.locale, isolate=language.direction == "rtl", list_ends=translate.list_ends())
         pages = []
         try:
-            context = page_context(self.rules, translate, fmt, status)
+            here = None if language.is_source else own
+            context = page_context(self.rules, translate, fmt, self.status, here)
             calculator = calculator_data(self.env, self.project.templates, self.rules, translate, fmt)
             for name in self.names:
                 found_before = translate.found
@@ -349,7 +357,8 @@ class Workspace:
                         f=context.facts,
                         num=fmt.number,
                         calculator=calculator,  # JSON for a <script> element, or None
-                        status_link=functools.partial(self.status_link, language),
+                        status_link=self.status_link,
+                        status_page_link=functools.partial(self.status_page_link, language),
                     )
                 except RulesdocError:
                     raise
@@ -366,6 +375,12 @@ class Workspace:
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
         return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
+
+
+def list_anchor(language: Language) -> str:
+    """The anchor of a language's list of waiting messages on its status page: its heading is
+    "<name> (<code>)" (templates/translation-status.md.j2), as the site's toc slugifies it."""
+    return slugify(f"{language.name} ({language.code})", "-")
 
 
 NOTICE = "rulesdoc.untranslated"  # theme messages (generator/i18n/theme.py EXTRA)

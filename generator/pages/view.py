@@ -288,7 +288,10 @@ class PageContext:
     facts: Facts
     examples: tuple[ExampleView, ...]
     fmt: Formatter
-    status: tuple[CatalogStats, ...]  # every language's catalog, for the status page
+    status: tuple[CatalogStats, ...]  # every language's count, for the status page's table
+    # The page's own language's count with its waiting messages placed, for the status page's
+    # list; None for the source language, whose status page links to each language's list.
+    status_here: CatalogStats | None = None
     # The enums themselves, so a template compares ``seat.reason == reasons.HAND_RUMMY``:
     # a misspelt member raises under StrictUndefined, where a misspelt string is silently false.
     reasons: type[Reason] = Reason
@@ -296,11 +299,16 @@ class PageContext:
 
 
 def page_context(
-    rules: Rules, translate: Translator, fmt: Formatter, status: tuple[CatalogStats, ...] = ()
+    rules: Rules,
+    translate: Translator,
+    fmt: Formatter,
+    status: tuple[CatalogStats, ...] = (),
+    status_here: CatalogStats | None = None,
 ) -> PageContext:
     return PageContext(
         facts=facts(rules, translate, fmt),
         examples=tuple(example_view(rules, example, translate, fmt) for example in rules.examples),
         fmt=fmt,
         status=status,
+        status_here=status_here,
     )
