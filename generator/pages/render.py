@@ -261,7 +261,7 @@ class Workspace:
         """The language's count, each message it still shows in English placed on its own pages
         (:meth:`locate`), for the list on its status page."""
         stats = self.stats(language)
-        if not any((w.msgid, w.context) in self._page_keys() for w in stats.waiting):
+        if not any((w.msgid, w.context) in self.page_keys() for w in stats.waiting):
             return stats  # only theme strings wait (the search box, the footer): nothing to render
         known = self.placed.get(language.code)
         if known is None:
@@ -275,7 +275,7 @@ class Workspace:
             known = self.placed[language.code] = dataclasses.replace(stats, waiting=waiting)
         return known
 
-    def _page_keys(self) -> frozenset[Key]:
+    def page_keys(self) -> frozenset[Key]:
         """The messages the pages ask for (the source language's render, once): a language whose
         waiting messages are none of these needs no render of its own to place them."""
         if self._asked is None:

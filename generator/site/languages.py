@@ -231,7 +231,9 @@ def prepare(
     )
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
-    _ = workspace.status  # every language's waiting messages placed once, before the builds fork
+    # The source language's marked render, once, before the builds fork: each language's build then
+    # places its own waiting messages, for its own status page's list.
+    _ = workspace.page_keys()
     if defer and memory is None:
         deferred = Deferred(workspace, lint.share(workspace, policy, extract=helper.extracted), strict)
         rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
