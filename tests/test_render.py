@@ -340,9 +340,11 @@ def test_the_status_page_lists_each_untranslated_message_with_its_line_and_note(
     assert line_shown[len(item) :].startswith(
         ' · [Hvor den vises](scoring.md#in-short)<br><span lang="en" class="rd-quoted" dir="ltr">Shown on the page'
     )
-    dutch = item.replace("Ikke oversat", "Onvertaald")
-    assert any(row.startswith(dutch) for row in pages["nl", "translation-status.md"].splitlines())
-    # Quoting Danish's missing English on the Dutch page is no leak: check calls it no error.
+    # The Dutch page lists Dutch messages only (none): its Danish row links to the Danish list.
+    dutch = pages["nl", "translation-status.md"]
+    assert "In short" not in dutch and "locales/da/" not in dutch
+    assert '| <a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk (`da`)</a> |' in dutch
+    # Quoting the missing English on the Danish page is no leak: check calls it no error.
     assert lint_error_lines(project) == []
 
 

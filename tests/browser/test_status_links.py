@@ -100,3 +100,26 @@ def test_each_waiting_message_opens_the_danish_section_where_it_shows(
         problems.assert_none()
     finally:
         context.close()
+
+
+def test_other_languages_status_pages_link_to_the_danish_list_and_list_nothing_danish(
+    browser: Browser, problems: Problems, danish_gaps: tuple[str, list[str]]
+) -> None:
+    # Issue 32: each status page lists its own language's messages only; the English page's list
+    # and every page's table link to the Danish list on the Danish page, in the site's URL scheme.
+    url, blanked = danish_gaps
+    context = open_context(browser, problems)
+    try:
+        page = context.new_page()
+        for start, links in (("translation-status.html", 2), ("nl/translation-status.html", 1)):
+            page.goto(url + start)
+            assert page.locator(".md-content .rd-quoted").count() == 0  # no English message quoted: no list
+            danish = page.locator(".md-content a[hreflang=da]", has_text="Dansk")
+            assert danish.count() == links, start
+            danish.first.click()
+            page.wait_for_load_state()
+            assert unquote(page.url) == url + "da/translation-status.html#dansk-da"
+            assert page.locator("#dansk-da + ul > li").count() == len(blanked)
+        problems.assert_none()
+    finally:
+        context.close()
