@@ -288,7 +288,13 @@ class Workspace:
         """Where each message shows on the language's pages: rendered once more with every message
         marked (:mod:`rulesdoc.pages.places`); a language that cannot render has no places."""
         marking = MarkingTranslator(language, self.verdicts.get(language.code))
-        result = self._render_one(language, self.stats(language), marking)
+        # The status page's list quotes its messages' English, never asks for them: one item of each
+        # state shows every text the list asks for, and spares Markdown the rest of the list.
+        stats = self.stats(language)
+        sample = {(w.refused, w.status): w for w in reversed(stats.waiting)}
+        listed = frozenset(id(w) for w in sample.values())
+        shown = dataclasses.replace(stats, waiting=tuple(w for w in stats.waiting if id(w) in listed))
+        result = self._render_one(language, shown, marking)
         return places([(page.name, page.text) for page in result.pages], marking.keys)
 
     def status_link(self, waiting: Waiting, text: str) -> str:
