@@ -23,8 +23,8 @@ from babel import Locale
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rulesdoc.i18n import plurals, po  # noqa: E402
-from rulesdoc.i18n.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES  # noqa: E402
+from rulesdoc.catalog import plurals, po
+from rulesdoc.catalog.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES  # noqa: E402
 from rulesdoc.io.files import MAX_CATALOG_BYTES  # noqa: E402
 
 CODES = (

@@ -18,9 +18,11 @@ from types import ModuleType
 import pytest
 from babel.messages.pofile import PoFileParser
 
+from rulesdoc.catalog import babel_internals
 from rulesdoc.errors import RulesdocError
-from rulesdoc.i18n import babel_internals, jinja_internals, material_partials, theme
+from rulesdoc.i18n import jinja_internals, theme
 from rulesdoc.io import yamlload
+from rulesdoc.localedata import material_partials
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAMS: tuple[ModuleType, ...] = (babel_internals, jinja_internals, yamlload, material_partials)
@@ -67,7 +69,7 @@ def test_a_broken_assumption_names_library_version_change_and_module(monkeypatch
     version = metadata.version("babel")
     assert message.startswith(
         f"babel {version}: PoFileParser no longer has _process_keyword_line; "
-        "generator/i18n/babel_internals.py relies on it (assumed: PoFileParser has the four private methods"
+        "generator/catalog/babel_internals.py relies on it (assumed: PoFileParser has the four private methods"
     )
 
 
@@ -126,7 +128,7 @@ def test_the_installed_libraries_are_the_minor_versions_constraints_txt_names() 
 
 # Private names (and what stands for them) that only their seam may use; every package is scanned.
 _ONLY_IN_SEAM = {
-    "generator/i18n/babel_internals.py": [
+    "generator/catalog/babel_internals.py": [
         r"PoFileParser", r"_process_keyword_line", r"_process_string_continuation_line",
         r"_add_message\b", r"_invalid_pofile", r"_num_plurals", r"_plural_expr", r"_NormalizedString",
     ],
@@ -139,7 +141,7 @@ _ONLY_IN_SEAM = {
         r'"commands\.build"', r"\._schema\b", r"clean_directory", r"add_files_from_theme",
         r"mkdocs_priority", r"PluginCollection", r"url_filter", r"list_templates\(",
     ],
-    "generator/i18n/material_partials.py": [
+    "generator/localedata/material_partials.py": [
         r'"partials" / "languages"', r'find_spec\("material"\)', r'"lunr" / "min"',
     ],
 }  # fmt: skip
