@@ -28,9 +28,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     built twice. An explicit ``xdist_group`` mark wins.
     """
     for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        # Everything under tests/browser/ drives Chromium (or starts the command that does): a module
+        # that forgets its `pytestmark` would otherwise run in `make test-fast` (test_screenshots did).
+        if module.startswith("tests/browser/") and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("xdist_group"):
             continue
-        module = item.nodeid.split("::", 1)[0]
         group = "browser" if module.startswith("tests/browser/") else module
         item.add_marker(pytest.mark.xdist_group(group))
 
