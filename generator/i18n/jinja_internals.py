@@ -21,10 +21,11 @@ The stack is read with :func:`inspect.currentframe` (public), not ``sys._getfram
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
 from generator.errors import Location, display_path
+from generator.seam import Assumption, SeamChanged, installed
 
 LIBRARY = "jinja2"
 _TEMPLATE_GLOBAL = "__jinja_template__"  # set by jinja2.Template._from_namespace
@@ -63,7 +64,7 @@ def forget_templates(env: Any, names: Collection[str]) -> None:
 # ---------------------------------------------------------------- assumptions (tests/test_seams.py)
 
 
-def _template_line_on_stack() -> str | None:
+def _template_line_on_stack() -> None:
     """A compiled template's frames carry __jinja_template__ (the Template, with its filename), and
     Template.get_corresponding_lineno maps the frame's line to the template line that is running."""
     import tempfile
@@ -85,13 +86,12 @@ def _template_line_on_stack() -> str | None:
         env.get_template("probe.j2").render()
     found = [(Path(where.path).name, where.line) if where else None for where in asked]
     if found != [("probe.j2", 2), ("probe.j2", 6)]:
-        return (
+        raise SeamChanged(
             f"a template's frames no longer give its file and line through {_TEMPLATE_GLOBAL} (got {found})"
         )
-    return None
 
 
-def _cache_keyed_by_name() -> str | None:
+def _cache_keyed_by_name() -> None:
     """Environment.cache holds a loaded template under a key whose second item is its name, and
     forget_templates makes the next get_template load it again."""
     import jinja2
@@ -105,10 +105,15 @@ def _cache_keyed_by_name() -> str | None:
     kept = env.get_template("b.j2") is env.get_template("b.j2")
     got = env.get_template("a.j2").render()
     if got != "changed" or not kept:
-        return (
+        raise SeamChanged(
             f"Environment.cache is no longer keyed by (loader, name): a forgotten template rendered {got!r}"
         )
-    return None
 
 
-ASSUMPTIONS: tuple[Callable[[], str | None], ...] = (_template_line_on_stack, _cache_keyed_by_name)
+ASSUMPTIONS: tuple[Assumption, ...] = tuple(
+    Assumption.of(check) for check in (_template_line_on_stack, _cache_keyed_by_name)
+)
+
+
+def versions() -> str:
+    return installed(LIBRARY)
