@@ -1,7 +1,7 @@
 """The Jinja seam: the one module that relies on private Jinja names.
 
-Two uses: the template line that asked for a message (below), and :func:`forget_templates`,
-which drops chosen templates from an environment's cache (the site's preview).
+One use: the template line that asked for a message. (The site's preview, which once deleted
+templates from the private ``Environment.cache``, uses the public ``auto_reload`` now.)
 
 A message a catalog lacks is recorded with the template line that asked for it (``check``
 names it: "missing in da, asked at templates/index.md.j2:12"). Jinja has no public way to
@@ -21,8 +21,6 @@ The stack is read with :func:`inspect.currentframe` (public), not ``sys._getfram
 from __future__ import annotations
 
 import inspect
-from collections.abc import Collection
-from typing import Any
 
 from generator.errors import Location, display_path
 from generator.seam import Assumption, SeamChanged, installed
@@ -42,23 +40,6 @@ def asking_template() -> Location | None:
             )
         frame = frame.f_back
     return None
-
-
-def forget_templates(env: Any, names: Collection[str]) -> None:
-    """Drop the compiled templates called ``names`` from ``env``'s cache, keeping the others.
-
-    The preview's rebuild keeps one environment (Material's compiled templates) and replaces
-    only the partials of the languages whose strings changed. Jinja offers no public way to
-    forget one template: ``Environment.cache`` (private) is an LRU mapping keyed by
-    ``(weakref to the loader, template name)``; if that key changes, the check below fails
-    (and a rebuild would serve a language's old strings).
-    """
-    cache = env.cache
-    if cache is None:
-        return
-    for key in list(cache.keys()):
-        if key[1] in names:
-            del cache[key]
 
 
 # ---------------------------------------------------------------- assumptions (tests/test_seams.py)
@@ -91,28 +72,7 @@ def _template_line_on_stack() -> None:
         )
 
 
-def _cache_keyed_by_name() -> None:
-    """Environment.cache holds a loaded template under a key whose second item is its name, and
-    forget_templates makes the next get_template load it again."""
-    import jinja2
-
-    sources = {"a.j2": "one", "b.j2": "two"}
-    # Sources that say they never change: only the cache decides what is loaded again.
-    env = jinja2.Environment(loader=jinja2.FunctionLoader(lambda name: (sources[name], None, lambda: True)))
-    env.get_template("a.j2"), env.get_template("b.j2")
-    sources["a.j2"] = "changed"
-    forget_templates(env, {"a.j2"})
-    kept = env.get_template("b.j2") is env.get_template("b.j2")
-    got = env.get_template("a.j2").render()
-    if got != "changed" or not kept:
-        raise SeamChanged(
-            f"Environment.cache is no longer keyed by (loader, name): a forgotten template rendered {got!r}"
-        )
-
-
-ASSUMPTIONS: tuple[Assumption, ...] = tuple(
-    Assumption.of(check) for check in (_template_line_on_stack, _cache_keyed_by_name)
-)
+ASSUMPTIONS: tuple[Assumption, ...] = tuple(Assumption.of(check) for check in (_template_line_on_stack,))
 
 
 def versions() -> str:
