@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 from support import ROOT, copy_project
+from support.env import QUIET_ENGINE
 
 from generator.pages.render import Project
 
-# Material prints its end-of-life notice (manual/publishing.md, "Platform") on every MkDocs run. The tests run
-# MkDocs hundreds of times in subprocesses that inherit this environment: they alone silence it,
-# here, once. `make site` and `make serve` show it to the user.
-os.environ["NO_MKDOCS_2_WARNING"] = "1"
+# Material's end-of-life notice off for every MkDocs run of the tests, here and in children (support/env.py).
+os.environ.update(QUIET_ENGINE)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import IO, Any
 import pytest
 import yaml
 from support import ROOT
+from support.env import python_child_env
 from support.inprocess import run_main
 
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
@@ -32,16 +32,6 @@ CASES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "cases.yaml").read_text("
 # mkdocs.yml: it names the theme, whose messages are in messages.pot
 PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg", "mkdocs.yml")
 ERROR_PREFIX = "rulesdoc: error: "
-
-
-# Bytecode of the subprocesses goes to a cache outside the repository (the environment may set
-# PYTHONDONTWRITEBYTECODE, which would make every one of them compile the package again).
-PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-test-pycache"
-
-
-def subprocess_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPYCACHEPREFIX": str(PYCACHE), **extra}
 
 
 def generator(
@@ -62,7 +52,7 @@ def generator(
             out = write_end
         source = stack.enter_context(stdin.open("rb")) if stdin else subprocess.DEVNULL
         done = subprocess.run(
-            command, cwd=cwd, env=subprocess_env(), stdin=source, stdout=out, stderr=subprocess.PIPE,
+            command, cwd=cwd, env=python_child_env(), stdin=source, stdout=out, stderr=subprocess.PIPE,
             timeout=120,
         )  # fmt: skip
     return subprocess.CompletedProcess(

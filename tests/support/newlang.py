@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -12,6 +11,7 @@ from babel.messages.pofile import read_po, write_po
 
 from generator.i18n import catalogs, plurals
 from generator.i18n.theme import THEME_CONTEXT
+from support.env import dated_env
 
 
 def marked(english: str) -> str:
@@ -54,7 +54,7 @@ def fill(
 
 def build_site(project: Path, out: Path, strict: bool = True) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` as CI runs it; ``strict=False`` builds as a preview does."""
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     env.pop("RULESDOC_STRICT", None)
     if not strict:
         env["RULESDOC_STRICT"] = "false"
