@@ -85,7 +85,9 @@ def extracted(root: Path) -> Catalog:
         except RulesdocError:
             raise  # bad input: the one-line error the extraction here would give
         except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
-            log.warning("the helper's extraction failed (%s: %s); extracting here", type(error).__name__, error)
+            log.warning(
+                "the helper's extraction failed (%s: %s); extracting here", type(error).__name__, error
+            )
     return catalogs.extract(root)
 
 
