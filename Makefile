@@ -55,7 +55,7 @@ engine-venv:
 	PYTHON=$(PYTHON) scripts/engine-venv.sh $(ENGINE) .venv-$(ENGINE)
 
 site: $(ENGINE_SETUP)
-	$(ENGINE_PY) -m generator build --engine $(ENGINE)
+	$(ENGINE_PY) -m rulesdoc build --engine $(ENGINE)
 
 # Live preview with MkDocs or ProperDocs; Zensical's own preview does not run our plugin, so it
 # would not rebuild on a catalog or rules.yaml change (manual/publishing.md, "Platform").
@@ -68,7 +68,7 @@ serve: $(ENGINE_SETUP)
 endif
 
 check: $(STAMP)
-	$(PY) -m generator check
+	$(PY) -m rulesdoc check
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check generator tests bench
@@ -85,7 +85,7 @@ test: $(TEST_STAMP) browser-deps
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
-	$(PY) -m generator check
+	$(PY) -m rulesdoc check
 
 # The inner loop: unit tests only, no subprocess, no site build, no browser (markers: pyproject.toml),
 # on every core (pytest-xdist; `make test-fast FAST_WORKERS=0`: in one process, as a debugger wants).
@@ -97,16 +97,16 @@ test-fast: $(TEST_STAMP)
 
 # The bundle apps test against, and the schema rules.yaml names for editors: build/export/.
 export: $(STAMP)
-	$(PY) -m generator export
+	$(PY) -m rulesdoc export
 
 extract: $(STAMP)
-	$(PY) -m generator catalog extract
+	$(PY) -m rulesdoc catalog extract
 
 update: extract
-	$(PY) -m generator catalog update
+	$(PY) -m rulesdoc catalog update
 
 compile: $(STAMP)
-	$(PY) -m generator catalog compile
+	$(PY) -m rulesdoc catalog compile
 
 # The figures of issue 12's goals, best of BENCH_RUNS; the tables go to stdout and bench/RESULTS.md;
 # then the three engines on the same content (issue 28), into bench/ENGINES.md.

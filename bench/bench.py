@@ -222,7 +222,7 @@ def fill_from_danish(path: Path, danish: Any) -> None:
     """
     from babel.messages.pofile import read_po
 
-    from generator.i18n import plurals, po_writer
+    from rulesdoc.i18n import plurals, po_writer
 
     catalog = read_po(io.BytesIO(path.read_bytes()))
     rule = plurals.parse(catalog.plural_forms)
@@ -250,7 +250,7 @@ def make_language_project(dest: Path, count: int) -> Path:
     """A copy of the repository's project with ``count`` languages (English included)."""
     from babel.messages.pofile import read_po
 
-    from generator.cli.main import run as rulesdoc
+    from rulesdoc.cli.main import run as rulesdoc
 
     project = copy_project(dest, SITE_FILES)
     locales = project / "locales"
@@ -287,7 +287,7 @@ class Projects:
 
 def tags_of(project: Path) -> list[str]:
     """The folder (BCP 47 tag) of every language but English, as the site names them."""
-    from generator.i18n.cldr import bcp47
+    from rulesdoc.i18n.cldr import bcp47
 
     return [bcp47(code) for code in catalog_codes(project / "locales")]
 
@@ -306,7 +306,7 @@ def plain_config(project: Path, tmp: Path) -> Path:
     """
     import yaml
 
-    from generator.i18n.cldr import bcp47
+    from rulesdoc.i18n.cldr import bcp47
 
     pages = tmp / "pages"
     run(render_cmd(project, pages))
@@ -361,8 +361,8 @@ sys.exit(cli())
 OWN_WORK = r"""
 import sys, time
 from pathlib import Path
-from generator.site.languages import prepare
-from generator.pages.render import Project
+from rulesdoc.site.languages import prepare
+from rulesdoc.pages.render import Project
 start = time.process_time()
 prepare(Project.at(Path(sys.argv[1])), [], strict=True)
 print(time.process_time() - start)
@@ -511,10 +511,11 @@ import json, sys, tempfile, time
 from pathlib import Path
 clock = time.process_time  # CPU time of this process, as the other figures
 t0 = clock()
-import generator.cli.main  # what `rulesdoc` imports before it renders
+import rulesdoc.cli.main  # what `rulesdoc` imports before it renders
 t1 = clock()
-from generator.i18n import po
-from generator.pages import render
+from rulesdoc.i18n import po
+from rulesdoc.pages import render
+from rulesdoc.io import project
 spent = {"rules": 0.0, "catalogs": 0.0, "templates": 0.0}
 active = []
 def timed(key, function):
@@ -534,7 +535,7 @@ po.load = timed("catalogs", po.load)
 for name in ("make_environment", "page_templates", "plural_counts"):
     setattr(render, name, timed("templates", getattr(render, name)))
 t2 = clock()
-workspace = render.Workspace.load(render.Project.at(Path(sys.argv[1])))
+workspace = render.Workspace.load(project.Project.at(Path(sys.argv[1])))
 t3 = clock()
 for name in workspace.names:
     workspace.env.get_template(name)  # compiled now, so that the render below only renders
@@ -545,7 +546,7 @@ pages = [page for result in results.values() for page in result.pages]
 render.write_pages(pages, Path(tempfile.mkdtemp()) / "out")
 t6 = clock()
 print(json.dumps({
-    "import generator.cli.main": t1 - t0,
+    "import rulesdoc.cli.main": t1 - t0,
     "load rules.yaml": spent["rules"],
     "read and judge catalogs": spent["catalogs"],
     "compile templates (scan, plural counts, compile)": spent["templates"] + (t4 - t3),
@@ -560,7 +561,7 @@ def cli_vs_floor(runs: int, tmp: Path) -> tuple[list[Row], Any]:
     floor = best(runs, FLOOR)
     interpreter = best(runs, [PY, "-c", "pass"])
     render = best(runs, render_cmd(REPO, tmp / "pages"))
-    imports = best(runs, [PY, "-c", "import generator.cli.main"])
+    imports = best(runs, [PY, "-c", "import rulesdoc.cli.main"])
     stages: dict[str, float] = {}
     for _ in range(runs):  # best of N per stage, in a fresh process each time
         out = run([PY, "-c", STAGES, str(REPO)], capture=True)
@@ -579,7 +580,7 @@ def cli_vs_floor(runs: int, tmp: Path) -> tuple[list[Row], Any]:
     rest = render.cpu - interpreter.cpu - sum(stages.values())
     rest_what = "  of which: the rest (console script, arguments, policy, printing, exit)"
     rows.append(Row(rest_what, seconds(rest)))
-    rows.append(Row("  python -c 'import generator.cli.main' alone, whole process", str(imports)))
+    rows.append(Row("  python -c 'import rulesdoc.cli.main' alone, whole process", str(imports)))
     return rows, {
         "floor": floor.__dict__, "render": render.__dict__, "ratio": ratio, "wall_ratio": wall_ratio,
         "stages": stages, "imports": imports.__dict__, "interpreter": interpreter.__dict__,
@@ -798,9 +799,9 @@ def project_with_examples(dest: Path, count: int) -> Path:
 RENDER_ONLY = r"""
 import sys, tempfile, time
 from pathlib import Path
-import generator.cli.main
-from generator.pages.render import Project, write_pages
-from generator.cli.render_checked import render_all
+import rulesdoc.cli.main
+from rulesdoc.pages.render import Project, write_pages
+from rulesdoc.cli.render_checked import render_all
 start = time.process_time()
 write_pages(render_all(Project.at(Path(sys.argv[1]))), Path(tempfile.mkdtemp()) / "out")
 print(time.process_time() - start)

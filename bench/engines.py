@@ -32,7 +32,7 @@ def engine_python(engine: str) -> Path:
 
 def build_cmd(python: Path, engine: str) -> list[str]:
     """What `make site ENGINE=...` runs: the engine's build, then check --site."""
-    return [str(python), "-m", "generator", "build", "--engine", engine]
+    return [str(python), "-m", "rulesdoc", "build", "--engine", engine]
 
 
 def measure(runs: int, sizes: tuple[int, ...]) -> list[tuple[int, dict[str, Timing]]]:

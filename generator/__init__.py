@@ -1,7 +1,7 @@
 """rulesdoc: a localized rules documentation generator for the rummy game Rami.
 
-Data flows one way: ``rules.yaml`` → :mod:`generator.spec.rules` (typed spec) →
-:mod:`generator.engine.scoring` (scores and reasons) → :mod:`generator.pages.view` (plain view
+Data flows one way: ``rules.yaml`` → :mod:`rulesdoc.spec.rules` (typed spec) →
+:mod:`rulesdoc.engine.scoring` (scores and reasons) → :mod:`rulesdoc.pages.view` (plain view
 model, all text decided) → Jinja templates → Markdown → MkDocs.
 """
 

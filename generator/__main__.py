@@ -1,3 +1,3 @@
-from generator.cli.main import main
+from rulesdoc.cli.main import main
 
 raise SystemExit(main())

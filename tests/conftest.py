@@ -12,7 +12,7 @@ import pytest
 from support import ROOT, copy_project
 from support.env import QUIET_ENGINE
 
-from generator.pages.render import Project
+from rulesdoc.io.project import Project
 
 # Material's end-of-life notice off for every MkDocs run of the tests, here and in children (support/env.py).
 os.environ.update(QUIET_ENGINE)

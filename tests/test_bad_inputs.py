@@ -5,7 +5,7 @@ into ``<copy>/out``; the failed run must leave ``out`` byte-identical. Most case
 command's ``main(argv)`` in this process (``support.inprocess``: captured streams, the copy as
 working directory, and a check that the run left this process as it found it); a case marked
 ``process: true`` needs a real one (standard output closed, full or a pipe whose reader has gone)
-and runs ``python -m generator`` as a child. The cases are spread over a few pytest-xdist groups.
+and runs ``python -m rulesdoc`` as a child. The cases are spread over a few pytest-xdist groups.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def generator(
     *args: str, cwd: Path, stdin: Path | None = None, stdout: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run the generator; ``stdout`` other than None (captured) is one of :data:`STDOUT_MODES`."""
-    command = [sys.executable, "-m", "generator", *args]
+    command = [sys.executable, "-m", "rulesdoc", *args]
     if stdout == "closed":  # Python then has sys.stdout = None
         command = ["sh", "-c", 'exec "$0" "$@" >&-', *command]
     with contextlib.ExitStack() as stack:
@@ -226,7 +226,7 @@ def test_bad_input(case: dict[str, Any], good_output: Path, tmp_path: Path) -> N
     if case.get("needs") and not has_command(case["needs"]):
         if case["needs"] == "non-root":
             pytest.skip("running as root: chmod 000 does not stop root from reading")
-        pytest.skip(f"`python -m generator {case['needs']}` is not a command yet")
+        pytest.skip(f"`python -m rulesdoc {case['needs']}` is not a command yet")
     outcome = run_case(case, tmp_path, good_output)
     process = outcome.process
     if case.get("line_of"):  # the line of a text in the edited file (catalogs change under us)

@@ -9,9 +9,10 @@ from typing import Any
 
 from support import copy_project
 
-from generator.i18n.markup import json_for_script
-from generator.i18n.translate import catalog_path
-from generator.pages.render import Project, Workspace
+from rulesdoc.i18n.markup import json_for_script
+from rulesdoc.i18n.translate import catalog_path
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
 
 
 def test_a_catalog_string_cannot_end_the_script_element() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.cards import (
+from rulesdoc.engine.cards import (
     ALL_CARDS,
     JOKER,
     Card,
@@ -15,7 +15,7 @@ from generator.engine.cards import (
     check_copies,
     parse_card,
 )
-from generator.errors import RulesdocError
+from rulesdoc.errors import RulesdocError
 
 RANK_CODES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_CODES = ["C", "D", "H", "S"]

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from support import ROOT, copy_project, git
 
-from generator.errors import MAX_LINE, Location, RulesdocError, printable, short
-from generator.i18n import po
-from generator.i18n.translate import judge_catalog
-from generator.lint.model import Finding, Severity
+from rulesdoc.errors import MAX_LINE, Location, RulesdocError, printable, short
+from rulesdoc.i18n import po
+from rulesdoc.i18n.translate import judge_catalog
+from rulesdoc.lint.model import Finding, Severity
 
 PARITY = Path(__file__).resolve().parent / "msgfmt_parity"
 CASES = sorted(PARITY.glob("*.po"))
@@ -154,7 +154,7 @@ def test_every_shipped_catalog_and_the_template_pass_msgfmt() -> None:
 def test_a_catalog_written_by_catalog_init_passes_msgfmt(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "init", "sw"],
+        [sys.executable, "-m", "rulesdoc", "--root", str(project), "catalog", "init", "sw"],
         capture_output=True, text=True, cwd=project, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -168,7 +168,7 @@ def test_a_catalog_written_by_catalog_init_passes_msgfmt(tmp_path: Path) -> None
 def test_the_pseudo_catalog_passes_msgfmt(tmp_path: Path) -> None:
     out = tmp_path / "pseudo"
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(ROOT), "catalog", "pseudo", "--out", str(out)],
+        [sys.executable, "-m", "rulesdoc", "--root", str(ROOT), "catalog", "pseudo", "--out", str(out)],
         capture_output=True, text=True, cwd=tmp_path, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -220,8 +220,8 @@ BOUNDED_PARSE = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 from pathlib import Path
-from generator.i18n import po
-from generator.errors import RulesdocError
+from rulesdoc.i18n import po
+from rulesdoc.errors import RulesdocError
 try:
     loaded = po.parse(sys.stdin.buffer.read(), Path("bomb.po"))
 except RulesdocError as error:
@@ -256,7 +256,7 @@ def test_the_first_header_spelled_with_two_spaces_is_read_as_the_header() -> Non
 
 BOUNDED_CLI = (
     f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({RLIMIT_AS}, {RLIMIT_AS}))\n"
-    "from generator.cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
+    "from rulesdoc.cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
 )
 SECOND_HEADER = f'\nmsgctxt "x"\nmsgid ""\nmsgstr "Plural-Forms: {BOMB}\\n"\n'
 
@@ -334,7 +334,7 @@ def test_a_2_mb_value_gives_one_short_line(tmp_path: Path) -> None:
     rounds = tmp_path / "round.yaml"  # just within the input's limit
     rounds.write_text("hands: [{cards: []}, {cards: [AH]}]\nwent_out: " + "x" * 2_000_000 + "\n", "utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(ROOT), "score", str(rounds)],
+        [sys.executable, "-m", "rulesdoc", "--root", str(ROOT), "score", str(rounds)],
         capture_output=True, text=True, cwd=tmp_path, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2
@@ -346,7 +346,7 @@ def test_a_2_mb_value_gives_one_short_line(tmp_path: Path) -> None:
 def test_a_file_name_with_terminal_escapes_is_shown_escaped(tmp_path: Path) -> None:
     name = "rules\x1b]0;owned\x07.yaml"
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(ROOT), "render", "--rules", name, "--out", "out"],
+        [sys.executable, "-m", "rulesdoc", "--root", str(ROOT), "render", "--rules", name, "--out", "out"],
         capture_output=True, text=True, cwd=tmp_path, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2

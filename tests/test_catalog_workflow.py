@@ -12,8 +12,8 @@ import pytest
 from support import ROOT
 from support.env import dated_env
 
-from generator.cli import main as cli
-from generator.i18n import catalogs, gettext_po, plurals, po, po_writer
+from rulesdoc.cli import main as cli
+from rulesdoc.i18n import catalogs, extraction, gettext_po, plurals, po, po_writer
 
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
 needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")
@@ -42,7 +42,7 @@ def project(tmp_path: Path) -> Path:
 
 def update(project: Path, *args: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "catalog", "update", *args],
+        [sys.executable, "-m", "rulesdoc", "catalog", "update", *args],
         cwd=project, env=ENV, capture_output=True, text=True, check=True,
     )  # fmt: skip
     return done.stdout
@@ -211,23 +211,23 @@ def test_the_bugs_address_comes_from_the_project(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "rami-help"\nversion = "2.3"\n[project.urls]\nIssues = "https://example.org/rami/issues"\n'
     )
-    assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo(
+    assert extraction.project_info(tmp_path) == extraction.ProjectInfo(
         tmp_path.name, "", "https://example.org/rami/issues"
     )
     (tmp_path / "pyproject.toml").unlink()
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nrepo_url: https://example.org/rami/\n")
-    assert catalogs.project_info(tmp_path).bugs == "https://example.org/rami/issues"
+    assert extraction.project_info(tmp_path).bugs == "https://example.org/rami/issues"
 
 
 def test_the_project_is_named_by_its_site_name_never_rulesdoc(tmp_path: Path) -> None:
     """Project-Id-Version is the site's name (mkdocs.yml), else the folder's; never rulesdoc's name
     and version, nor a pyproject.toml's, which may be a tool's (this checkout's is rulesdoc's)."""
     (tmp_path / "mkdocs.yml").write_text("# my site\nsite_name: 'My game help'\ntheme:\n  name: material\n")
-    assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo("My game help", "", "")
+    assert extraction.project_info(tmp_path) == extraction.ProjectInfo("My game help", "", "")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "rulesdoc"\nversion = "0.1.0"\n')
-    assert catalogs.project_info(tmp_path) == catalogs.ProjectInfo("My game help", "", "")
+    assert extraction.project_info(tmp_path) == extraction.ProjectInfo("My game help", "", "")
     (tmp_path / "mkdocs.yml").unlink()
-    assert catalogs.project_info(tmp_path).name == tmp_path.name
+    assert extraction.project_info(tmp_path).name == tmp_path.name
 
 
 @pytest.mark.parametrize("site_name", ["My game help", "Help"])
@@ -252,7 +252,7 @@ def test_init_stamps_the_projects_site_name(project: Path, site_name: str) -> No
 @pytest.mark.slow
 def test_dates_change_only_when_an_entry_changes(project: Path) -> None:
     env = {**ENV, "SOURCE_DATE_EPOCH": "1800000000"}  # a later commit
-    run = [sys.executable, "-m", "generator", "catalog"]
+    run = [sys.executable, "-m", "rulesdoc", "catalog"]
     subprocess.run([*run, "extract"], cwd=project, env=env, check=True, capture_output=True)
     subprocess.run([*run, "update"], cwd=project, env=env, check=True, capture_output=True)
     assert diff(project) == ""  # same messages: no date moved
@@ -346,7 +346,7 @@ def test_compile_refuses_a_rule_that_divides_by_zero_and_writes_no_mo(project: P
     catalog.write_text(catalog.read_text().replace("plural=(n != 1);", "plural=n%0;"))
     line = catalog.read_text().split("\n").index('"Plural-Forms: nplurals=2; plural=n%0;\\n"') + 1
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "compile"],
+        [sys.executable, "-m", "rulesdoc", "--root", str(project), "catalog", "compile"],
         capture_output=True,
         text=True,
         cwd=project,
@@ -363,7 +363,7 @@ def test_compile_writes_mo_files_gettext_reads(project: Path) -> None:
     import gettext
 
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(project), "catalog", "compile"],
+        [sys.executable, "-m", "rulesdoc", "--root", str(project), "catalog", "compile"],
         capture_output=True,
         text=True,
         cwd=project,
@@ -408,7 +408,7 @@ def test_fuzzy_matching_is_left_out_past_its_bound(monkeypatch: pytest.MonkeyPat
     """Babel compares each new message with every translated one: 85,000 entries took 30 s."""
     from babel.messages.catalog import Catalog
 
-    from generator.i18n import catalogs
+    from rulesdoc.i18n import catalogs
 
     def merged() -> tuple[int, Catalog]:
         catalog = Catalog(locale="da")

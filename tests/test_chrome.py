@@ -10,7 +10,7 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator.site.chrome import MARKUP, ThemeMarkupChanged, check_markup
+from rulesdoc.site.chrome import MARKUP, ThemeMarkupChanged, check_markup
 
 # The pieces as Material 9.x writes them (the header, the drawer, base.html's hreflang links).
 PAGE = """<!doctype html>

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from support import ROOT
 
-from generator.site import assets
-from generator.site.classic import classic_script
+from rulesdoc.site import assets
+from rulesdoc.site.classic import classic_script
 
 
 def test_the_scorer_is_kept_word_for_word() -> None:

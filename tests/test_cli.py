@@ -21,15 +21,15 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED, ROOT, SEED_RULES, copy_project
 
-from generator.engine import scoring as engine
-from generator.errors import RulesdocError
-from generator.export.conformance import conformance
-from generator.io import files, yamlload
-from generator.io.yamlload import Source, compose
-from generator.score import reading, writing
-from generator.score.reading import RoundStream
-from generator.score.table import round_lines
-from generator.spec.rules import load_rules
+from rulesdoc.engine import scoring as engine
+from rulesdoc.errors import RulesdocError
+from rulesdoc.export.conformance import conformance
+from rulesdoc.io import files, yamlload
+from rulesdoc.io.yamlload import Source, compose
+from rulesdoc.score import reading, writing
+from rulesdoc.score.reading import RoundStream
+from rulesdoc.score.table import round_lines
+from rulesdoc.spec.rules import load_rules
 
 RULES = load_rules(SEED_RULES)  # the values the expected scores are worked out from
 ROUND = "{went_out: 0, hands: [{cards: []}, {cards: [AH, JK, 5C]}]}"
@@ -44,7 +44,7 @@ def rulesdoc(
     *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT
 ) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
+        [sys.executable, "-m", "rulesdoc", *args],
         cwd=cwd, input=stdin.encode() if isinstance(stdin, str) else stdin, capture_output=True,
         env=env, timeout=300,
     )  # fmt: skip
@@ -149,7 +149,7 @@ def peak_rss_mb(args: list[str], stdin: Path | None, stdout: Path) -> tuple[int,
     )
     done = subprocess.run(
         [sys.executable, "-c", launcher, str(stdin or os.devnull), str(stdout),
-         sys.executable, "-m", "generator", *args],
+         sys.executable, "-m", "rulesdoc", *args],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     status, kilobytes = done.stdout.split()
@@ -277,7 +277,7 @@ def test_standard_input_not_utf8_names_its_line() -> None:
 @pytest.mark.slow
 def test_standard_input_closed() -> None:
     done = subprocess.run(
-        ["sh", "-c", 'exec "$0" "$@" <&-', sys.executable, "-m", "generator", "score", "-"],
+        ["sh", "-c", 'exec "$0" "$@" <&-', sys.executable, "-m", "rulesdoc", "score", "-"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 2
@@ -341,7 +341,7 @@ def test_stdout_on_a_full_disk_is_one_line(tmp_path: Path, buffered: bool, round
     source.write_text(many_rounds(rounds, WIDE_ROUND), "utf-8")
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "generator", "score", str(source)], cwd=ROOT, stdout=full,
+            [sys.executable, "-m", "rulesdoc", "score", str(source)], cwd=ROOT, stdout=full,
             stderr=subprocess.PIPE, text=True, env=buffered_env(buffered), timeout=120,
         )  # fmt: skip
     assert done.returncode == 2
@@ -353,7 +353,7 @@ def test_stdout_on_a_full_disk_is_one_line(tmp_path: Path, buffered: bool, round
 def test_help_on_a_full_disk_is_not_lost_silently(command: list[str]) -> None:
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
-            [sys.executable, "-m", "generator", *command], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "rulesdoc", *command], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
             text=True, env=buffered_env(True), timeout=60,
         )  # fmt: skip
     assert (done.returncode, done.stderr) == (
@@ -366,7 +366,7 @@ def test_help_on_a_full_disk_is_not_lost_silently(command: list[str]) -> None:
 def test_stdout_closed_is_refused_before_any_work(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     done = subprocess.run(
-        ["sh", "-c", 'exec "$0" "$@" >&-', sys.executable, "-m", "generator", "render", "--out", "pages"],
+        ["sh", "-c", 'exec "$0" "$@" >&-', sys.executable, "-m", "rulesdoc", "render", "--out", "pages"],
         cwd=project, stderr=subprocess.PIPE, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2
@@ -385,7 +385,7 @@ def test_score_into_head_ends_quietly_with_141(tmp_path: Path, buffered: bool) -
     assert len(streamed(many_rounds(reading.MAX_ROUNDS, WIDE_ROUND))) > writing.HOLD_CHARS
     done = subprocess.run(
         ["bash", "-c", 'set -o pipefail; "$@" | head -1', "bash",
-         sys.executable, "-m", "generator", "score", str(source)],
+         sys.executable, "-m", "rulesdoc", "score", str(source)],
         cwd=ROOT, capture_output=True, text=True, env=buffered_env(buffered), timeout=120,
     )  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (141, "[\n", "")
@@ -397,7 +397,7 @@ def test_check_into_a_gone_reader_ends_quietly() -> None:
     os.close(read_end)  # the reader has gone before the report is written
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "generator", "check", "--lang", "da"], cwd=ROOT, stdout=write_end,
+            [sys.executable, "-m", "rulesdoc", "check", "--lang", "da"], cwd=ROOT, stdout=write_end,
             stderr=subprocess.PIPE, text=True, timeout=300,
         )  # fmt: skip
     finally:
@@ -456,13 +456,13 @@ def test_a_percent_sign_in_a_title_renders_in_every_language(tmp_path: Path) -> 
     ],
 )
 def test_root_before_or_after_the_command(argv: list[str], tmp_path: Path) -> None:
-    from generator.cli.main import _parser
+    from rulesdoc.cli.main import _parser
 
     args = _parser().parse_args([{"ROOT": str(tmp_path), "OUT": "out"}.get(a, a) for a in argv])
     assert args.root == tmp_path
 
 
 def test_root_defaults_to_the_working_folder() -> None:
-    from generator.cli.main import _parser
+    from rulesdoc.cli.main import _parser
 
     assert _parser().parse_args(["check"]).root == Path(".")

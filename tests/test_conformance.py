@@ -26,7 +26,7 @@ from support import ROOT
 def conformance(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("bundle") / "export"
     subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(ROOT), "export", "--out", str(out)],
+        [sys.executable, "-m", "rulesdoc", "--root", str(ROOT), "export", "--out", str(out)],
         check=True, capture_output=True,
     )  # fmt: skip
     assert sorted(path.name for path in out.iterdir()) == [

@@ -16,14 +16,15 @@ from support import ROOT, SEED_RULES
 from support.running_text import assert_counts_are_words
 from test_lint import edit, make_project, of, po, run
 
-from generator.engine.cards import MAX_PLAYERS, MIN_PLAYERS
-from generator.engine.model import Rules
-from generator.i18n.cldr import Formatter
-from generator.i18n.po import load
-from generator.i18n.translate import COUNT_CONTEXT, COUNT_WORDS, Translator, discover_languages
-from generator.pages.render import Project, Workspace
-from generator.pages.view import facts
-from generator.spec.rules import load_rules
+from rulesdoc.engine.cards import MAX_PLAYERS, MIN_PLAYERS
+from rulesdoc.engine.model import Rules
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.po import load
+from rulesdoc.i18n.translate import COUNT_CONTEXT, COUNT_WORDS, Translator, discover_languages
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
+from rulesdoc.pages.view import facts
+from rulesdoc.spec.rules import load_rules
 
 
 def test_a_word_for_every_player_count_the_rules_can_allow() -> None:

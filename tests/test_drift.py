@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from support import PUBLISHED, SEED_RULES
 
-from generator.cli.render_checked import render_all
-from generator.i18n.translate import Formatter, Translator, discover_languages
-from generator.pages.render import Project
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.translate import Translator, discover_languages
+from rulesdoc.io.project import Project
 
 # Messages with a plural: (singular, plural, count).
 Plural = tuple[str, str, int]
@@ -231,7 +232,7 @@ def test_every_language_follows_the_rules(tmp_path: Path, seed_root: Path, mutat
 def test_a_value_that_changes_the_deciding_rule_fails_the_build(tmp_path: Path, seed_root: Path) -> None:
     # per_opponent 150: two-player share 75, and ex2's 49+25 = 74 ≤ 75 is no longer capped,
     # so the example's prose ("capped by the share of the target") would be false.
-    from generator.errors import RulesdocError
+    from rulesdoc.errors import RulesdocError
 
     mutation = Mutation("target.per_opponent", "100", "150", STANDARD)
     project = Project(mutated_rules(tmp_path, mutation), seed_root / "templates", seed_root / "locales")

@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import SEED_RULES
 
-from generator.engine import scoring as engine
-from generator.engine.cards import ALL_CARDS, JOKER, Card, parse_card
-from generator.engine.model import CardValues, Hand, Reason, Round, Rules
-from generator.errors import Location, RulesdocError
-from generator.spec.rules import load_rules
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import ALL_CARDS, JOKER, Card, parse_card
+from rulesdoc.engine.model import CardValues, Hand, Reason, Round, Rules
+from rulesdoc.errors import Location, RulesdocError
+from rulesdoc.spec.rules import load_rules
 
 W, HV, NO = Reason.WINNER, Reason.HAND_VALUE, Reason.NEVER_OPENED
 CF, CTS = Reason.CAPPED_FIXED, Reason.CAPPED_TARGET_SHARE

@@ -27,12 +27,12 @@ from hypothesis import strategies as st
 from support import ROOT, SEED_RULES
 from test_conformance import independent
 
-from generator.engine.model import Rules
-from generator.errors import RulesdocError
-from generator.export import bundle as export
-from generator.export import conformance, vector_plans
-from generator.io import folders
-from generator.spec.rules import load_rules, parse_rules
+from rulesdoc.engine.model import Rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.export import bundle as export
+from rulesdoc.export import conformance, vector_plans
+from rulesdoc.io import folders
+from rulesdoc.spec.rules import load_rules, parse_rules
 
 
 # The bundle is built once per session, when a test first asks for it: not at collection, so
@@ -68,8 +68,8 @@ def test_the_engine_through_the_score_input_agrees_with_every_vector(
     One test over every vector rather than one per vector: the ids would have to be known at
     collection, which means building the whole bundle before any test is selected.
     """
-    from generator.engine import scoring as engine
-    from generator.score.reading import RoundStream
+    from rulesdoc.engine import scoring as engine
+    from rulesdoc.score.reading import RoundStream
 
     for vector_id, vector in vectors.items():
         try:  # the reader refuses some inputs (no rounds, a seat that does not exist), the engine the others
@@ -91,7 +91,7 @@ def test_the_score_command_prints_the_vectors_results(
     vector = vectors["example/ace-joker-five"]
     (tmp_path / "round.json").write_text(json.dumps(vector["input"]), "utf-8")
     printed = subprocess.run(
-        [sys.executable, "-m", "generator", "score", "--rules", str(SEED_RULES), str(tmp_path / "round.json")],
+        [sys.executable, "-m", "rulesdoc", "score", "--rules", str(SEED_RULES), str(tmp_path / "round.json")],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     expected = {key: value for key, value in vector["expected"].items() if key != "hand_values"}
@@ -336,7 +336,7 @@ def test_a_failed_write_leaves_the_old_bundle(
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "rulesdoc", *args], cwd=cwd, capture_output=True, text=True)
 
 
 @pytest.mark.slow

@@ -69,7 +69,7 @@ def run(project: Path, *args: str, timeout: int = 600) -> subprocess.CompletedPr
 
 
 def rulesdoc(project: Path, *args: str) -> None:
-    done = run(project, "-m", "generator", *args)
+    done = run(project, "-m", "rulesdoc", *args)
     assert done.returncode == 0, f"rulesdoc {' '.join(args)}:\n{done.stdout}{done.stderr}"
 
 

@@ -21,9 +21,9 @@ import pytest
 from support import copy_project
 from support.inprocess import run_main
 
-from generator.errors import RulesdocError
-from generator.i18n.translate import catalog_codes
-from generator.io import files, folders
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n.translate import catalog_codes
+from rulesdoc.io import files, folders
 
 
 def test_a_symlink_loop_is_one_error(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_dangling_and_looping_catalogs_are_languages_not_dropped(tmp_path: Path)
 
 def run(root: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), *args],
+        [sys.executable, "-m", "rulesdoc", "--root", str(root), *args],
         cwd=root, input=stdin, capture_output=True, timeout=120,
     )  # fmt: skip
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
@@ -128,7 +128,7 @@ def test_a_file_size_limit_is_one_line(tmp_path: Path, step: str) -> None:
     pot.write_bytes(pot.read_bytes().replace(b'msgid "Rami help"', b'msgid "Rami help!"', 1))
     before = {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")}
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(project), "catalog", step],
+        [sys.executable, "-m", "rulesdoc", "--root", str(project), "catalog", step],
         cwd=project, capture_output=True, text=True, timeout=120, preexec_fn=limited(4096),
     )  # fmt: skip
     assert done.returncode == 2, done.stdout + done.stderr
@@ -146,14 +146,14 @@ def test_theme_strings_outside_the_bmp_stay_whole() -> None:
     """json.dumps' ASCII escapes gave Jinja two lone surrogates (&#55357;&#56832;) for one emoji."""
     import jinja2
 
-    from generator.i18n.theme import ThemeStrings
+    from rulesdoc.i18n.theme import ThemeStrings
 
     module = jinja2.Environment().from_string(ThemeStrings({"search": "Søg 😀"}).partial()).module
     assert str(module.t("search")) == "Søg 😀"  # type: ignore[attr-defined]
 
 
 def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
-    from generator.pages.view import CardChip
+    from rulesdoc.pages.view import CardChip
 
     chip = CardChip("AH", "A&amp;H\\_1", "♥", "red", "A&H_1")
     assert 'aria-label="A&amp;H_1"' in chip.html
@@ -163,7 +163,7 @@ def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
 def test_a_no_python_format_note_keeps_one_flag() -> None:
     from babel.messages.catalog import Catalog
 
-    from generator.i18n import po_writer
+    from rulesdoc.i18n import po_writer
 
     catalog = Catalog(locale="da")
     catalog.add("Worth %(points)s", flags=["no-python-format"])
@@ -195,7 +195,7 @@ def test_a_utf8_bom_is_accepted_where_yaml_allows_it(tmp_path: Path) -> None:
     UTF-8 byte order mark; the rules read with one are the rules read without."""
     from support import ROOT
 
-    from generator.spec.rules import load_rules
+    from rulesdoc.spec.rules import load_rules
 
     plain = ROOT / "rules.yaml"
     marked = tmp_path / "rules.yaml"

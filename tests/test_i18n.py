@@ -13,22 +13,23 @@ from babel import Locale
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED
 
-from generator.cli.render_checked import render_all
-from generator.engine.cards import ALL_CARDS
-from generator.errors import Refusal, RulesdocError
-from generator.i18n import catalogs, plurals, po, po_writer
-from generator.i18n.translate import (
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.engine.cards import ALL_CARDS
+from rulesdoc.errors import Refusal, RulesdocError
+from rulesdoc.i18n import catalogs, extraction, plurals, po, po_writer
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.translate import (
     CARD_CONTEXT,
     FALLBACK_CLOSE,
     FALLBACK_OPEN,
-    Formatter,
     Translator,
     catalog_path,
     discover_languages,
     english_card_name,
 )
-from generator.pages.render import Project, Workspace
-from generator.spec.rules import load_rules
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
+from rulesdoc.spec.rules import load_rules
 
 
 def unwrap(path: Path) -> None:
@@ -252,7 +253,7 @@ def test_a_broken_placeholder_is_refused_not_a_crash(project_copy: Path) -> None
 
 
 def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: Path) -> None:
-    template = catalogs.extract(root)
+    template = extraction.extract(root)
     ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
     assert (None, "Counting points") in ids  # a template
     examples = load_rules(root / "rules.yaml").examples  # whatever this checkout's examples are
@@ -261,7 +262,9 @@ def test_extraction_is_current_and_covers_templates_rules_cards_and_theme(root: 
     assert sum(1 for context, _ in ids if context == CARD_CONTEXT) == 53
     assert ("theme", "Table of contents") in ids and ("theme", "Permanent link") in ids  # the theme
     # The committed POT is what extraction gives now.
-    assert catalogs.same_messages((root / "locales/messages.pot").read_bytes(), po_writer.to_bytes(template))
+    assert extraction.same_messages(
+        (root / "locales/messages.pot").read_bytes(), po_writer.to_bytes(template)
+    )
     titles = [m for m in template if m.id == examples[0].title]
     assert titles[0].locations[0][0] == "rules.yaml" and titles[0].auto_comments
     # Texts of rules.yaml are never %-formatted: "50% off" is a title, not a broken placeholder.
@@ -419,7 +422,7 @@ def test_a_catalog_folder_must_be_a_cldr_code(project_copy: Path, folder: str, s
 @pytest.mark.parametrize("text", ["min_translated:\n  default: 0\n", "min_translated:\n  da: 0\n"])
 def test_a_threshold_of_0_is_0_percent(project_copy: Path, text: str) -> None:
     """0 means no message need be translated (it once meant the default, 80 %)."""
-    from generator.i18n.policy import read_policy
+    from rulesdoc.i18n.policy import read_policy
 
     (project_copy / "locales" / "check.yaml").write_text(text, "utf-8")
     policy = read_policy(project_copy / "locales")

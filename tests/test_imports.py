@@ -24,7 +24,7 @@ MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _owner(name: str) -> str:
-    """The module a dotted name is in: ``generator.io.folders.replacing`` → ``generator.io.files``."""
+    """The module a dotted name is in: ``rulesdoc.io.folders.replacing`` → ``rulesdoc.io.files``."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name
@@ -33,7 +33,7 @@ def _owner(name: str) -> str:
 def imports_of(module: str) -> dict[str, int]:
     """The generator modules ``module`` imports, each with the line of its first import.
 
-    A parent package that Python runs first (``generator.lint`` for ``generator.lint.model``)
+    A parent package that Python runs first (``rulesdoc.lint`` for ``rulesdoc.lint.model``)
     is not counted: a package importing its own submodules is not a cycle of the code.
     """
     path = MODULES[module]
@@ -91,7 +91,7 @@ def test_the_finder_sees_a_cycle_and_a_function_level_import() -> None:
     assert find_cycle({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b": 1}, "b": {}, "c": {"a": 1}}) == []
     # cli imports most commands inside their functions: those imports count.
-    assert "generator.cli.render_checked" in imports_of("generator.cli.main")
+    assert "rulesdoc.cli.render_checked" in imports_of("rulesdoc.cli.main")
 
 
 def test_the_generator_package_has_no_import_cycle() -> None:
@@ -102,7 +102,7 @@ def test_the_generator_package_has_no_import_cycle() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", sorted(set(MODULES) - {"generator.__main__"}))  # that one runs the CLI
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"rulesdoc.__main__"}))  # that one runs the CLI
 def test_each_module_imports_alone(module: str) -> None:
     done = subprocess.run(
         [sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True, timeout=120

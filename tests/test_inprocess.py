@@ -12,7 +12,7 @@ import pytest
 from support import ROOT
 from support.inprocess import LeakedState, run_main
 
-from generator.cli import main as cli
+from rulesdoc.cli import main as cli
 
 
 def _with_main(monkeypatch: pytest.MonkeyPatch, body: Callable[[Sequence[str]], int]) -> None:

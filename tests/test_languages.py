@@ -27,9 +27,9 @@ from babel import Locale
 from support import PUBLISHED, copy_project
 from support.newlang import build_site, fill, marked
 
-from generator.i18n import catalogs
-from generator.i18n.cldr import Formatter
-from generator.i18n.translate import catalog_path
+from rulesdoc.i18n import catalogs
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.translate import catalog_path
 
 pytestmark = pytest.mark.slow
 
@@ -161,7 +161,7 @@ def test_plural_forms_follow_each_catalogs_header(world: tuple[Path, Path]) -> N
 def test_a_conventional_french_header_is_a_warning_not_an_error(world: tuple[Path, Path]) -> None:
     project, _ = world
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "check", "--lang", "fr"],
+        [sys.executable, "-m", "rulesdoc", "check", "--lang", "fr"],
         cwd=project, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr

@@ -14,7 +14,7 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator.i18n.layout import check_layout
+from rulesdoc.i18n.layout import check_layout
 
 pytestmark = pytest.mark.slow
 
@@ -49,14 +49,14 @@ def test_check_and_every_build_refuse_in_one_line(
     root = copy_project(tmp_path / "project")
     apply(root)
     check = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", "check"], cwd=root, capture_output=True, text=True, timeout=300
     )
     assert check.returncode == 2 and check.stderr == f"rulesdoc: error: {line}\n", check.stderr
     build = build_site(root, tmp_path / "site")
     assert build.returncode != 0 and line in build.stdout + build.stderr, build.stderr
     assert "Traceback" not in build.stderr and not (tmp_path / "site").exists()
     command = subprocess.run(
-        [sys.executable, "-m", "generator", "build"], cwd=root, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", "build"], cwd=root, capture_output=True, text=True, timeout=300
     )
     assert command.returncode == 2 and line in command.stderr, command.stderr
     assert not (root / "site").exists()

@@ -21,23 +21,24 @@ import yaml
 from support import ROOT
 from support.inprocess import run_main
 
-from generator import lint
-from generator.cli import main as cli
-from generator.i18n import placeholders as printf
-from generator.i18n import po as catalog_file
-from generator.i18n import po_writer, pseudo
-from generator.i18n.cldr import PSEUDO_CODE
-from generator.i18n.policy import read_policy
-from generator.i18n.translate import discover_languages
-from generator.i18n.verdicts import markup_tokens
-from generator.lint.inputs import gather
-from generator.lint.messages import whole_word
-from generator.lint.model import FIX, Finding, Severity
-from generator.lint.pages import _tables, cells
-from generator.lint.registry import REGISTRY
-from generator.lint.report import FORMATS
-from generator.pages.render import Project, RenderedPage, Workspace
-from generator.site.options import site_options
+from rulesdoc import lint
+from rulesdoc.cli import main as cli
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n import po as catalog_file
+from rulesdoc.i18n import po_writer, pseudo
+from rulesdoc.i18n.cldr import PSEUDO_CODE
+from rulesdoc.i18n.policy import read_policy
+from rulesdoc.i18n.translate import discover_languages
+from rulesdoc.i18n.verdicts import markup_tokens
+from rulesdoc.io.project import Project
+from rulesdoc.lint.inputs import gather
+from rulesdoc.lint.messages import whole_word
+from rulesdoc.lint.model import FIX, Finding, Severity
+from rulesdoc.lint.pages import _tables, cells
+from rulesdoc.lint.registry import REGISTRY
+from rulesdoc.lint.report import FORMATS
+from rulesdoc.pages.render import RenderedPage, Workspace
+from rulesdoc.site.options import site_options
 
 FIXTURES = ROOT / "tests" / "fixtures" / "checks"
 SEEDS = ROOT / "tests" / "fixtures" / "seeds"
@@ -813,7 +814,7 @@ def test_json_and_github_formats(project: Path) -> None:
 
 
 def test_cli_offers_every_format() -> None:
-    from generator.cli.arguments import CHECK_FORMATS
+    from rulesdoc.cli.arguments import CHECK_FORMATS
 
     assert set(CHECK_FORMATS) == set(FORMATS)
 
@@ -939,8 +940,8 @@ def test_workflow_runs_real_commands() -> None:
     assert "mkdocs build --strict" in commands
     for command in commands:
         words = command.split()
-        tool_words = words[3:] if words[:3] == ["python", "-m", "generator"] else words[1:]
-        if words[0] == "rulesdoc" or words[:3] == ["python", "-m", "generator"]:
+        tool_words = words[3:] if words[:3] == ["python", "-m", "rulesdoc"] else words[1:]
+        if words[0] == "rulesdoc" or words[:3] == ["python", "-m", "rulesdoc"]:
             with pytest.raises(SystemExit) as help_exit:
                 cli._parser().parse_args([*tool_words, "--help"])
             assert help_exit.value.code == 0, command
@@ -972,7 +973,7 @@ def test_pre_commit_hook() -> None:
 @pytest.mark.slow
 def test_repository_passes() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "rulesdoc", "check"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -981,7 +982,7 @@ def test_a_threshold_is_met_exactly() -> None:
     """7 of 10 meets 70 %: as floats, 7 / 10 is a hair under Fraction(7, 10) and would miss it."""
     from fractions import Fraction
 
-    from generator.i18n.policy import DEFAULT_MIN_TRANSLATED, Policy
+    from rulesdoc.i18n.policy import DEFAULT_MIN_TRANSLATED, Policy
 
     seventy = Policy({"default": Fraction(70, 100)})
     assert seventy.offers("da", 7, 10) and not seventy.offers("da", 6, 10)
@@ -999,7 +1000,7 @@ def obsolete_entries(root: Path, code: str, count: int) -> None:
 
 def test_findings_of_one_kind_are_counted_past_the_first_ones(project: Path) -> None:
     """120,000 obsolete entries printed 22 MB; now SHOWN_ALIKE lines and one that counts the rest."""
-    from generator.lint.model import SHOWN_ALIKE
+    from rulesdoc.lint.model import SHOWN_ALIKE
 
     obsolete_entries(project, "da", SHOWN_ALIKE + 30)
     path = str(po(project, "da"))  # as given: --root is absolute

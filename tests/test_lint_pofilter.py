@@ -21,14 +21,15 @@ from babel.messages.pofile import read_po
 from support import ROOT
 from test_lint import line_of, make_project, po, run
 
-from generator import lint
-from generator.i18n import placeholders as printf
-from generator.i18n.po import Key, forms, ids, key_of
-from generator.i18n.policy import read_policy
-from generator.lint.model import Finding
-from generator.lint.wording import doubled, end_mark, numbers, same_end
-from generator.pages.render import Project, Workspace
-from generator.site.options import site_options
+from rulesdoc import lint
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n.po import Key, forms, ids, key_of
+from rulesdoc.i18n.policy import read_policy
+from rulesdoc.io.project import Project
+from rulesdoc.lint.model import Finding
+from rulesdoc.lint.wording import doubled, end_mark, numbers, same_end
+from rulesdoc.pages.render import Workspace
+from rulesdoc.site.options import site_options
 
 FAULTS = ROOT / "tests" / "fixtures" / "pofilter" / "nl_faults.po"
 POFILTER = shutil.which("pofilter", path=str(Path(sys.executable).parent)) or shutil.which("pofilter")
@@ -227,7 +228,7 @@ def test_end_punctuation_tells_a_full_stop_from_a_colon_or_none() -> None:
 
 
 def test_a_number_the_source_spells_out_may_be_written_in_digits() -> None:
-    from generator.lint.wording import spelled_numbers
+    from rulesdoc.lint.wording import spelled_numbers
 
     assert spelled_numbers("Two to ten") == {"2", "10"}
     assert spelled_numbers("An ace worth only one point, the first card") == {"1"}

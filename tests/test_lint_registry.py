@@ -17,11 +17,11 @@ from support import ROOT
 from support.inprocess import run_main
 from test_lint import edit, line_of, make_project, po
 
-from generator import lint
-from generator.cli import main as cli
-from generator.errors import RulesdocError
-from generator.lint.model import Severity
-from generator.lint.registry import (
+from rulesdoc import lint
+from rulesdoc.cli import main as cli
+from rulesdoc.errors import RulesdocError
+from rulesdoc.lint.model import Severity
+from rulesdoc.lint.registry import (
     ENTRY_POINT_GROUP,
     EVERY_CHECK,
     REGISTRY,
@@ -71,7 +71,7 @@ def rulesdoc(root: Path, *args: str, site: Path | None = None) -> subprocess.Com
     if site is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
     return subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), *args],
+        [sys.executable, "-m", "rulesdoc", "--root", str(root), *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -128,9 +128,10 @@ def test_a_findings_severity_is_its_checks_unless_it_says_otherwise(tmp_path: Pa
 
 
 def _report(root: Path, selection: lint.Selection = EVERY_CHECK) -> lint.Report:
-    from generator.i18n.policy import read_policy
-    from generator.pages.render import Project, Workspace
-    from generator.site.options import site_options
+    from rulesdoc.i18n.policy import read_policy
+    from rulesdoc.io.project import Project
+    from rulesdoc.pages.render import Workspace
+    from rulesdoc.site.options import site_options
 
     project = Project.at(root)
     policy = read_policy(project.locales, site_options(root / "mkdocs.yml").languages, root)
@@ -171,7 +172,7 @@ def test_only_and_skip_choose_the_checks_and_the_verdict_says_so(tmp_path: Path)
     assert "placeholders" in only.skipped and "completeness" not in only.skipped
     skipped = _report(root, lint.select(skip=["placeholders", "completeness"]))
     assert skipped.findings == () and skipped.skipped == ("completeness", "placeholders")
-    from generator.lint.report import FORMATS, verdict
+    from rulesdoc.lint.report import FORMATS, verdict
 
     assert verdict(skipped) == (
         "check passed: 0 error(s), 0 warning(s); skipped completeness, placeholders (a build runs every check)"
@@ -263,7 +264,7 @@ def test_an_entry_point_that_clashes_or_names_no_check_is_one_clear_error(
         load_plugins(points)
     assert REGISTRY == before
     not_a_check = importlib.metadata.EntryPoint("dumps", "json:dumps", ENTRY_POINT_GROUP)
-    with pytest.raises(RulesdocError, match="neither a module nor a function registered with @generator"):
+    with pytest.raises(RulesdocError, match="neither a module nor a function registered with @rulesdoc"):
         load_plugins([not_a_check])
     missing = importlib.metadata.EntryPoint("gone", "no_such_rulesdoc_plugin", ENTRY_POINT_GROUP)
     with pytest.raises(RulesdocError, match="cannot be loaded: ModuleNotFoundError"):
@@ -272,7 +273,7 @@ def test_an_entry_point_that_clashes_or_names_no_check_is_one_clear_error(
 
 
 def test_only_and_skip_take_repeated_options_and_comma_lists() -> None:
-    from generator.cli.check_command import ids
+    from rulesdoc.cli.check_command import ids
 
     assert ids(["placeholders,markup", " numbers ", "urls,,"]) == [
         "placeholders",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
-from generator.cli.main import _parser
+from rulesdoc.cli.main import _parser
 
 FRONT = ROOT / "README.md"
 GUIDES = {

@@ -11,8 +11,8 @@ def test_strict_warnings_are_counted_on_the_running_engines_logger() -> None:
     """Here MkDocs is installed: its package is the engine, and its core's warnings are counted."""
     import logging
 
-    from generator.site import mkdocs_package
-    from generator.site.strict_warnings import StrictWarnings
+    from rulesdoc.site import mkdocs_package
+    from rulesdoc.site.strict_warnings import StrictWarnings
 
     assert mkdocs_package.name() == "mkdocs"
     counted = StrictWarnings()
@@ -32,7 +32,7 @@ def test_strict_warnings_are_counted_under_quiet_and_stay_silent(capsys: pytest.
     import logging
     import sys
 
-    from generator.site.strict_warnings import StrictWarnings
+    from rulesdoc.site.strict_warnings import StrictWarnings
 
     engine = logging.getLogger("mkdocs")
     console = logging.StreamHandler(sys.stderr)

@@ -21,8 +21,8 @@ import pytest
 from support import ROOT, copy_project
 from support.inprocess import run_main
 
-from generator.errors import RulesdocError
-from generator.io import folders
+from rulesdoc.errors import RulesdocError
+from rulesdoc.io import folders
 
 
 def _can_mount(tmp_path: Path) -> bool:
@@ -87,7 +87,7 @@ def test_render_into_a_mount_point_builds_and_replaces_it(mountable: Path) -> No
         """
     result, project, target = sys.argv[1], sys.argv[2], Path(sys.argv[3])
     def render():
-        done = subprocess.run([sys.executable, "-m", "generator", "--root", project, "render", "--out", str(target)],
+        done = subprocess.run([sys.executable, "-m", "rulesdoc", "--root", project, "render", "--out", str(target)],
                               cwd=project, capture_output=True, text=True)
         return [done.returncode, done.stderr, os.path.ismount(target), snapshot(target)]
     first = render()  # an empty mount point: it could never be built
@@ -115,7 +115,7 @@ def test_a_run_killed_before_or_during_the_swap_keeps_each_entry_whole(mountable
     driver = SNAPSHOT + textwrap.dedent(
         """
     import errno
-    from generator.io import folders
+    from rulesdoc.io import folders
     result, target = sys.argv[1], Path(sys.argv[2])
     for name in ("a.html", "b.html", "old-only.html"):
         (target / name).write_text("old " + name)

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 def rulesdoc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", *args], cwd=cwd, capture_output=True, text=True, timeout=300
     )
 
 

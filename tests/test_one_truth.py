@@ -20,9 +20,9 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator.cli import main as cli
-from generator.i18n import po
-from generator.i18n.translate import catalog_path
+from rulesdoc.cli import main as cli
+from rulesdoc.i18n import po
+from rulesdoc.i18n.translate import catalog_path
 
 pytestmark = pytest.mark.slow
 
@@ -56,7 +56,7 @@ def _threshold(percent: int, code: str = "da") -> Callable[[Path], None]:
 
 def _init(root: Path, code: str) -> None:
     subprocess.run(
-        [sys.executable, "-m", "generator", "catalog", "init", code],
+        [sys.executable, "-m", "rulesdoc", "catalog", "init", code],
         cwd=root,
         check=True,
         capture_output=True,
@@ -121,10 +121,10 @@ def test_the_strict_build_and_check_agree(tmp_path: Path, fault: Fault) -> None:
     root = copy_project(tmp_path / "project")
     fault.apply(root)
     check = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", "check"], cwd=root, capture_output=True, text=True, timeout=300
     )
     render = subprocess.run(
-        [sys.executable, "-m", "generator", "render", "--out", str(tmp_path / "pages")],
+        [sys.executable, "-m", "rulesdoc", "render", "--out", str(tmp_path / "pages")],
         cwd=root, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     build = build_site(root, tmp_path / "site")
@@ -172,7 +172,7 @@ def test_one_count_in_check_the_build_and_the_status_page(tmp_path: Path) -> Non
     edit(catalog(root, "da"), 'msgid "In short"', '#, fuzzy\nmsgid "In short"')
     (root / "locales" / "check.yaml").write_text("min_translated:\n  da: 90\n", "utf-8")
     check = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", "check"], cwd=root, capture_output=True, text=True, timeout=300
     )
     row = next(line.split() for line in check.stdout.splitlines() if re.match(r"da\s+\d", line))
     translated, fuzzy, untranslated = (int(n) for n in row[1:4])
@@ -196,7 +196,7 @@ def test_the_refusal_lists_checks_errors_in_its_order(
         fault.apply(root)
     monkeypatch.setenv("RULESDOC_WORKERS", workers)
     check = subprocess.run(
-        [sys.executable, "-m", "generator", "check"], cwd=root, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "rulesdoc", "check"], cwd=root, capture_output=True, text=True, timeout=300
     )
     build = build_site(root, tmp_path / "site")
     ordered = re.compile(r"\S+:\d*:? ?error: \[[a-z-]+\][^\n]*")
@@ -211,8 +211,8 @@ def test_an_error_crosses_a_worker_process_whole() -> None:
     """A language's failure comes back from the worker that built it as the same one line."""
     import pickle
 
-    from generator.engine.scoring import GameError
-    from generator.errors import Location, Refusal, RulesdocError
+    from rulesdoc.engine.scoring import GameError
+    from rulesdoc.errors import Location, Refusal, RulesdocError
 
     for error in (
         RulesdocError("msgid 'x' is defined twice", Location("locales/da/LC_MESSAGES/messages.po", 12)),

@@ -14,8 +14,8 @@ import yaml
 from mkdocs.exceptions import PluginError
 from support import ROOT
 
-from generator.i18n import material_partials, theme
-from generator.site.main_build import apply_language as _apply_language
+from rulesdoc.i18n import material_partials, theme
+from rulesdoc.site.main_build import apply_language as _apply_language
 
 HOSTILE = 'Mørk "tilstand" & <lys>'  # quotes, an ampersand, angle brackets
 
@@ -107,7 +107,7 @@ def test_a_toggle_name_that_is_no_message_is_refused() -> None:
 
 def test_the_palette_messages_are_in_every_catalog(root: Path) -> None:
     """Translated, not fuzzy, in every language (the strict build and `check` insist too)."""
-    from generator.i18n import po
+    from rulesdoc.i18n import po
 
     for path in sorted((root / "locales").glob("*/LC_MESSAGES/messages.po")):
         catalog = po.load(path).catalog

@@ -8,7 +8,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from support import ROOT
 
-from generator.i18n import placement
+from rulesdoc.i18n import placement
 
 TEMPLATE = """{% macro points(n) %}{{ ngettext("%(num)s point", "%(num)s points", n) }}{% endmacro %}
 # {{ _("Scoring") }}

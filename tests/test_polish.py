@@ -22,7 +22,7 @@ APPS = (ROOT / "manual" / "apps.md").read_text("utf-8")
 
 def rulesdoc(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
+        [sys.executable, "-m", "rulesdoc", *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,
@@ -60,7 +60,7 @@ def test_score_help_documents_the_input_and_its_example_is_true() -> None:
     example = text[text.index(said) :].splitlines()[1:]
     command = example[0].strip().removeprefix("$ ")
     shown = [line[2:] for line in example[1:] if line.strip()]
-    run = command.replace("rulesdoc score", f"{sys.executable} -m generator score --rules {SEED_RULES}")
+    run = command.replace("rulesdoc score", f"{sys.executable} -m rulesdoc score --rules {SEED_RULES}")
     done = subprocess.run(run, shell=True,
                           cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.stdout.splitlines() == shown
@@ -158,7 +158,7 @@ def test_the_pre_commit_hook_runs_on_every_input_of_the_check() -> None:
 
 
 def test_the_publishers_guide_documents_every_plugin_option_and_setting() -> None:
-    from generator.site.plugin import RulesdocConfig
+    from rulesdoc.site.plugin import RulesdocConfig
 
     options = {name for name, _ in RulesdocConfig._schema}  # MkDocs' config schema: (name, option) pairs
     assert options == {"rules", "templates", "locales", "strict", "languages"}

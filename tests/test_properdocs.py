@@ -42,9 +42,9 @@ def test_the_venv_has_no_mkdocs_package(python: Path) -> None:
 
 
 def test_check_and_render_work_without_mkdocs(python: Path, project: Path, tmp_path: Path) -> None:
-    checked = run(python, "-m", "generator", "check", cwd=project)
+    checked = run(python, "-m", "rulesdoc", "check", cwd=project)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    rendered = run(python, "-m", "generator", "render", "--out", str(tmp_path / "pages"), cwd=project)
+    rendered = run(python, "-m", "rulesdoc", "render", "--out", str(tmp_path / "pages"), cwd=project)
     assert rendered.returncode == 0, rendered.stderr
     for code in PUBLISHED:
         assert (tmp_path / "pages" / code / "index.md").is_file(), code
@@ -72,7 +72,7 @@ def test_the_site_is_mkdocs_byte_for_byte_but_the_generator_tag(
 
 
 def test_check_site_passes_on_the_properdocs_site(python: Path, project: Path, site: Path) -> None:
-    checked = run(python, "-m", "generator", "check", "--site", str(site), cwd=project)
+    checked = run(python, "-m", "rulesdoc", "check", "--site", str(site), cwd=project)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
@@ -98,7 +98,7 @@ def test_a_warning_of_properdocs_core_is_counted_by_our_strict_check(python: Pat
     plugin's count (which decides whether the new site is swapped in) must see the same ones."""
     probe = (
         "import logging\n"
-        "from generator.site.strict_warnings import StrictWarnings\n"
+        "from rulesdoc.site.strict_warnings import StrictWarnings\n"
         "counted = StrictWarnings()\n"
         "counted.attach()\n"
         "logging.getLogger('properdocs.structure.pages').warning('a link to nowhere')\n"
@@ -115,7 +115,7 @@ def test_a_warning_of_properdocs_core_is_counted_by_our_strict_check(python: Pat
 def test_every_mkdocs_seam_check_holds_under_properdocs(python: Path) -> None:
     """The seam's assumptions (generator/site/mkdocs_internals.py) hold of ProperDocs as of MkDocs."""
     probe = (
-        "from generator.site.mkdocs_internals import ASSUMPTIONS\n"
+        "from rulesdoc.site.mkdocs_internals import ASSUMPTIONS\n"
         "for assumption in ASSUMPTIONS:\n"
         "    try:\n"
         "        assumption.check()\n"

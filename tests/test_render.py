@@ -9,15 +9,17 @@ from pathlib import Path
 import pytest
 from support import PUBLISHED, ROOT, SEED_RULES, copy_project, lint_error_lines
 
-from generator.cli.render_checked import render_all
-from generator.engine import scoring as engine
-from generator.engine.cards import Card, parse_card
-from generator.engine.model import CardValues, Example, Hand, Reason, Round, Rules
-from generator.errors import RulesdocError
-from generator.i18n.translate import Formatter, Translator, discover_languages
-from generator.pages.render import Project, Workspace
-from generator.pages.view import ExampleView, dearest_kinds, example_view
-from generator.spec.rules import load_rules
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import Card, parse_card
+from rulesdoc.engine.model import CardValues, Example, Hand, Reason, Round, Rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.translate import Translator, discover_languages
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
+from rulesdoc.pages.view import ExampleView, dearest_kinds, example_view
+from rulesdoc.spec.rules import load_rules
 
 
 def cards(codes: str) -> tuple[Card, ...]:
@@ -263,7 +265,7 @@ def test_a_sentence_opening_with_a_fallback_keeps_its_capital_and_its_direction(
     # with "<"; the capital belongs on the text inside ("The joker costs…"), not on the "<".
     from babel.messages.pofile import read_po, write_po
 
-    from generator.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN
+    from rulesdoc.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN
 
     path = project_copy / "locales" / "da" / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as handle:
@@ -279,7 +281,7 @@ def test_a_sentence_opening_with_a_fallback_keeps_its_capital_and_its_direction(
 
 
 def test_capitalise_first_skips_the_fallback_mark() -> None:
-    from generator.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN, capitalise_first
+    from rulesdoc.i18n.translate import FALLBACK_CLOSE, FALLBACK_OPEN, capitalise_first
 
     assert capitalise_first("jokeren koster") == "Jokeren koster"
     assert (
@@ -344,7 +346,7 @@ def test_the_status_page_lists_each_untranslated_message_with_its_line_and_note(
 
 
 def test_a_quoted_message_is_escaped_and_cannot_close_its_quote(project_copy: Path) -> None:
-    from generator.i18n.markup import quote_english
+    from rulesdoc.i18n.markup import quote_english
 
     assert quote_english("</span><script>x</script> 50% [a](b)") == (
         '<span lang="en" class="rd-quoted" dir="ltr">&lt;/span&gt;&lt;script&gt;x&lt;/script&gt; 50&#37; \\[a\\](b)</span>'

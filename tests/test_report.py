@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from support import SEED_RULES, copy_project, git
 
-from generator.io import files
+from rulesdoc.io import files
 
 # Every test but one drives `rulesdoc report` on a git repository: subprocesses, so not the fast loop.
 pytestmark = pytest.mark.slow
@@ -51,7 +51,7 @@ def repo(tmp_path: Path) -> Path:
 
 def report(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(repo), "report", *args],
+        [sys.executable, "-m", "rulesdoc", "--root", str(repo), "report", *args],
         cwd=repo, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
@@ -191,7 +191,7 @@ def test_outside_a_git_repository_is_one_line(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)}  # do not find a repository above
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "report", "--base", "main"],
+        [sys.executable, "-m", "rulesdoc", "report", "--base", "main"],
         cwd=project, capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2
@@ -227,7 +227,7 @@ def test_a_ref_with_backticks_and_html_stays_a_code_span(repo: Path) -> None:
 
 
 def test_code_span_outlasts_any_run_of_backticks() -> None:
-    from generator.report.formats import code_span
+    from rulesdoc.report.formats import code_span
 
     assert code_span("main") == "`main`"
     assert code_span("a``b") == "```a``b```"
@@ -302,7 +302,7 @@ def test_github_syntax_in_untrusted_text_reaches_the_comment_inert(repo: Path) -
 
 @pytest.mark.parametrize("live", sorted(GITHUB_LIVE))
 def test_inert_breaks_each_construct_and_reads_the_same(live: str) -> None:
-    from generator.report.formats import inert
+    from rulesdoc.report.formats import inert
 
     text = inert(f"x {live} y")
     assert live not in text
@@ -341,7 +341,7 @@ def test_a_report_over_githubs_limit_is_cut_at_a_line_and_the_whole_one_written(
 
 
 def test_bounded_closes_an_open_details_and_counts_what_it_cut() -> None:
-    from generator.report.formats import bounded
+    from rulesdoc.report.formats import bounded
 
     text = (
         "## Report\n\n<details><summary>da</summary>\n\n"

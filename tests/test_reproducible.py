@@ -64,7 +64,7 @@ def assert_same_tree(a: Path, b: Path) -> None:
 
 def render(out: Path, *, cwd: Path = ROOT, root: Path | str = ".", **env: str) -> None:
     process = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), "render", "--out", str(out)],
+        [sys.executable, "-m", "rulesdoc", "--root", str(root), "render", "--out", str(out)],
         cwd=cwd, env=environment(**env), capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert process.returncode == 0, process.stderr

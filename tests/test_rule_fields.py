@@ -9,10 +9,10 @@ import typing
 import yaml
 from support import SEED_RULES
 
-from generator.engine.model import Rules
-from generator.spec.fields import rule_values
-from generator.spec.rules import parse_rules
-from generator.spec.rules_data import rule_values as exported_values
+from rulesdoc.engine.model import Rules
+from rulesdoc.spec.fields import rule_values
+from rulesdoc.spec.rules import parse_rules
+from rulesdoc.spec.rules_data import rule_values as exported_values
 
 
 def test_every_value_of_the_model_is_one_field_of_the_table() -> None:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
-from generator.engine.cards import JOKER, parse_card
-from generator.engine.model import CardValues, Hand, Reason, Round
-from generator.errors import Location, RulesdocError
-from generator.score.reading import RoundStream
-from generator.spec.rules import load_rules, parse_rules
+from rulesdoc.engine.cards import JOKER, parse_card
+from rulesdoc.engine.model import CardValues, Hand, Reason, Round
+from rulesdoc.errors import Location, RulesdocError
+from rulesdoc.score.reading import RoundStream
+from rulesdoc.spec.rules import load_rules, parse_rules
 
 FIXTURES = "tests/fixtures/rules"
 
@@ -128,7 +128,7 @@ def test_base_fixture_loads_without_examples() -> None:
         (
             "python_tag",
             4,
-            "YAML tag 'tag:yaml.org,2002:python/object:generator.engine.model.CardValues' is not allowed; "
+            "YAML tag 'tag:yaml.org,2002:python/object:rulesdoc.engine.model.CardValues' is not allowed; "
             "rules files take plain data only",
         ),
         ("tab", 6, "YAML syntax error: found character '\\t' that cannot start any token (column 1)"),
@@ -528,7 +528,7 @@ def test_bad_score_input(text: str, expected: str) -> None:
 
 def run_score(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", "score", "--rules", SEED, *args],
+        [sys.executable, "-m", "rulesdoc", "score", "--rules", SEED, *args],
         cwd=ROOT,
         input=stdin,
         capture_output=True,

@@ -25,12 +25,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import ROOT
 
-from generator.engine.cards import ALL_CARDS, parse_card
-from generator.engine.scoring import check_example_illustrates
-from generator.errors import RulesdocError
-from generator.spec.fields import EXAMPLE_ID_PATTERN, MAX_VALUE, card_pattern
-from generator.spec.rules import load_rules, parse_rules
-from generator.spec.schema import DIALECT, rules_schema, schema_text
+from rulesdoc.engine.cards import ALL_CARDS, parse_card
+from rulesdoc.engine.scoring import check_example_illustrates
+from rulesdoc.errors import RulesdocError
+from rulesdoc.spec.fields import EXAMPLE_ID_PATTERN, MAX_VALUE, card_pattern
+from rulesdoc.spec.rules import load_rules, parse_rules
+from rulesdoc.spec.schema import DIALECT, rules_schema, schema_text
 
 BAD_RULES = ROOT / "tests" / "bad_inputs" / "rules"
 RULES_SECTIONS = ("players", "card_values", "melds", "hand_rummy", "never_opened", "target")
@@ -140,7 +140,7 @@ def test_required_keys_are_the_loaders() -> None:
 @pytest.mark.slow
 def test_the_text_is_the_same_bytes_in_any_process() -> None:
     """Published bytes must not hang on set or hash order: two interpreters with other hash seeds."""
-    code = "import sys; from generator.spec.schema import schema_text; sys.stdout.write(schema_text())"
+    code = "import sys; from rulesdoc.spec.schema import schema_text; sys.stdout.write(schema_text())"
     texts = {
         subprocess.run(
             [sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 from test_schema import BASE, load, loader_accepts, schema_accepts, with_value
 
-from generator.errors import RulesdocError
-from generator.spec.fields import MAX_VALUE
-from generator.spec.rules import parse_rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.spec.fields import MAX_VALUE
+from rulesdoc.spec.rules import parse_rules
 
 EXAMPLE = """examples:
   - id: {id}

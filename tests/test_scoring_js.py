@@ -1,6 +1,6 @@
 """The bundle's JavaScript scorer (generator/export/scoring.mjs) agrees with every conformance vector.
 
-``python -m generator export`` writes a bundle into a temporary folder, as an app would get it;
+``python -m rulesdoc export`` writes a bundle into a temporary folder, as an app would get it;
 ``node --test tests/js/`` then scores every vector with the bundle's own ``scoring.mjs``
 (tests/js/vectors.test.mjs), the expected values being the vectors' (the Python engine's). Once
 for the seed's rules, once for rules of other values (a fraction whose product floating point
@@ -29,13 +29,13 @@ import yaml
 from support import ROOT, SEED_RULES
 from support.random_rounds import random_inputs
 
-from generator.engine import scoring as engine
-from generator.engine.model import Rules
-from generator.errors import RulesdocError
-from generator.export import bundle as export_bundle
-from generator.export.conformance import game_expected, round_expected
-from generator.score.reading import RoundStream
-from generator.spec.rules import load_rules
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.model import Rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.export import bundle as export_bundle
+from rulesdoc.export.conformance import game_expected, round_expected
+from rulesdoc.score.reading import RoundStream
+from rulesdoc.spec.rules import load_rules
 
 pytestmark = pytest.mark.slow
 
@@ -69,7 +69,7 @@ def other_rules(tmp_path: Path) -> Path:
 
 def export(rules: Path, out: Path) -> Path:
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(ROOT), "export", "--rules", str(rules), "--out", str(out)],
+        [sys.executable, "-m", "rulesdoc", "--root", str(ROOT), "export", "--rules", str(rules), "--out", str(out)],
         capture_output=True, text=True,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

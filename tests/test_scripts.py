@@ -15,10 +15,10 @@ from babel import Locale
 from babel.messages.pofile import read_po, write_po
 from support import copy_project
 
-from generator.cli.render_checked import render_all
-from generator.i18n import catalogs
-from generator.i18n.cldr import close_sentence_gaps, sentences, writes_without_spaces
-from generator.pages.render import Project
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.i18n import catalogs
+from rulesdoc.i18n.cldr import close_sentence_gaps, sentences, writes_without_spaces
+from rulesdoc.io.project import Project
 
 
 @pytest.mark.parametrize(

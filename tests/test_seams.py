@@ -1,6 +1,6 @@
 """The seams: each library's private names used in one module, and each assumption checked.
 
-Every seam module exports ``ASSUMPTIONS`` (``generator.seam.Assumption``: a name, the assumption
+Every seam module exports ``ASSUMPTIONS`` (``rulesdoc.seam.Assumption``: a name, the assumption
 in a sentence, a check that raises ``SeamChanged`` when it no longer holds) and ``versions()``;
 this test runs them all, so the seam and its test cannot drift. A failure names the libraries'
 versions, what no longer holds and the module that relies on it: what to read before raising a
@@ -19,11 +19,11 @@ from types import ModuleType
 import pytest
 from babel.messages.pofile import PoFileParser
 
-from generator.errors import RulesdocError
-from generator.i18n import babel_internals, jinja_internals, material_partials, theme
-from generator.io import yamlload
-from generator.seam import Assumption, SeamChanged
-from generator.site import mkdocs_internals
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n import babel_internals, jinja_internals, material_partials, theme
+from rulesdoc.io import yamlload
+from rulesdoc.seam import Assumption, SeamChanged
+from rulesdoc.site import mkdocs_internals
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAMS: tuple[ModuleType, ...] = (
@@ -103,8 +103,8 @@ def test_the_checks_still_fail_under_python_O() -> None:
     """No check relies on `assert`, which -O strips: a broken assumption is caught there too."""
     code = (
         "from babel.messages.pofile import PoFileParser\n"
-        "from generator.i18n import babel_internals\n"
-        "from generator.seam import SeamChanged\n"
+        "from rulesdoc.i18n import babel_internals\n"
+        "from rulesdoc.seam import SeamChanged\n"
         "del PoFileParser._process_keyword_line\n"
         "try:\n"
         "    babel_internals.ASSUMPTIONS[0].check()\n"

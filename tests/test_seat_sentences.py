@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from test_value_grid import GRID
 
-from generator.pages.render import Project, Workspace
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
 
 # The value grid's rounds: "four-players-one-never-opened" names one seat (the fixed cap),
 # "two-closed" two (both over the fixed cap); their titles are the page's headings.

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from support.seedmatch import SEEDS, match
 
-from generator.cli.render_checked import render_all
-from generator.pages.render import Project
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.io.project import Project
 
 SEED_LANGUAGES = ("da", "hi", "ms", "nl", "pt")
 

@@ -26,10 +26,10 @@ from typing import IO
 import pytest
 from support import PUBLISHED, copy_project, lint_error_lines
 
-from generator.errors import RulesdocError
-from generator.i18n.translate import FALLBACK_OPEN as ENGLISH  # the mark of a fallback: lang="en"
-from generator.pages.render import Project
-from generator.spec.rules import load_rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n.translate import FALLBACK_OPEN as ENGLISH  # the mark of a fallback: lang="en"
+from rulesdoc.io.project import Project
+from rulesdoc.spec.rules import load_rules
 
 pytestmark = pytest.mark.slow
 
@@ -346,8 +346,8 @@ def test_build_still_fails_on_a_bad_input(
 
 def prepare_error(root: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The one-line error the preview's rebuild gives for the copy (paths relative to it)."""
-    from generator.site.languages import prepare
-    from generator.site.options import site_options
+    from rulesdoc.site.languages import prepare
+    from rulesdoc.site.options import site_options
 
     def rebuild() -> object:
         return prepare(Project.at(Path(".")), list(site_options(Path("mkdocs.yml")).languages), strict=False)
@@ -440,9 +440,9 @@ def test_hostile_input_keeps_last_good_pages_until_fixed(
 def preview_rebuilds() -> Callable[[], list[str]]:
     """The preview's rebuild of the project in the working folder, one memory across calls: each
     call returns its warnings (its errors among them, as the preview logs them)."""
-    from generator.pages.rebuild_memory import Memory
-    from generator.site.languages import prepare
-    from generator.site.options import site_options
+    from rulesdoc.pages.rebuild_memory import Memory
+    from rulesdoc.site.languages import prepare
+    from rulesdoc.site.options import site_options
 
     memory = Memory()
 

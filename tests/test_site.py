@@ -17,8 +17,8 @@ from support import PUBLISHED, ROOT, copy_project
 from support.calculator import calculator_problems
 from support.env import dated_env
 
-from generator.i18n import catalogs
-from generator.i18n.translate import catalog_path
+from rulesdoc.i18n import catalogs
+from rulesdoc.i18n.translate import catalog_path
 
 PAGES = ("index.html", "scoring.html", "translation-status.html", "404.html")
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -139,7 +139,7 @@ def test_a_seventh_language_needs_no_code_change(tmp_path: Path) -> None:
 
 
 def test_the_rules_schema_is_published_once_at_the_site_root(site: Path) -> None:
-    from generator.spec.schema import schema_text
+    from rulesdoc.spec.schema import schema_text
 
     assert (site / "rules.schema.json").read_text("utf-8") == schema_text()
     assert not (site / "da" / "rules.schema.json").exists()  # one schema for every language
@@ -174,12 +174,12 @@ def test_the_helper_process_changes_no_byte_and_its_failure_only_costs_time(
     reads is a speed-up only: the site is the same with it, without it (one core) and when it
     fails."""
     failing = (  # the helper process fails at both its jobs; the main process works as before
-        "import os, sys; from generator.site import helper\n"
-        "from generator.i18n import catalogs\n"
-        "main, extract = os.getpid(), catalogs.extract\n"
+        "import os, sys; from rulesdoc.site import helper\n"
+        "from rulesdoc.i18n import catalogs\n"
+        "main, extract = os.getpid(), extraction.extract\n"
         "def fail(): raise RuntimeError('the helper failed')\n"
         "def extract_here(root): return extract(root) if os.getpid() == main else fail()\n"
-        "helper._compile_theme, catalogs.extract = fail, extract_here\n"
+        "helper._compile_theme, extraction.extract = fail, extract_here\n"
         "from mkdocs.__main__ import cli\n"
         "sys.argv = ['mkdocs', 'build', '--strict', '-q', '-d', sys.argv[1]]\n"
         "cli()\n"

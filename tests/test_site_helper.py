@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from generator.site import helper
+from rulesdoc.site import helper
 
 
 class _Failed:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from generator.i18n.theme import SITE_NAME_NOTE, extract_theme
-from generator.pages.render import Project
-from generator.site.languages import DEFAULT_SITE_NAME, prepare, site_name_of
+from rulesdoc.i18n.theme import SITE_NAME_NOTE, extract_theme
+from rulesdoc.io.project import Project
+from rulesdoc.site.languages import DEFAULT_SITE_NAME, prepare, site_name_of
 
 
 def with_site_name(project: Path, line: str) -> Project:

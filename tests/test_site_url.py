@@ -12,8 +12,8 @@ import pytest
 from support import copy_project
 from support.env import dated_env
 
-from generator.errors import RulesdocError
-from generator.site.config_file import checked_site_url
+from rulesdoc.errors import RulesdocError
+from rulesdoc.site.config_file import checked_site_url
 
 HOSTILE = 'https://x.example/"><script>alert(1)</script>'
 

@@ -14,14 +14,15 @@ from babel.messages.pofile import read_po, write_po
 from support import ROOT, copy_project
 from support.newlang import build_site, fill
 
-from generator import lint
-from generator.i18n import catalogs, material_partials, theme
-from generator.i18n.theme import THEME_CONTEXT
-from generator.i18n.translate import CatalogStats, catalog_path
-from generator.i18n.verdicts import THEME_ORIGIN
-from generator.lint.model import Finding
-from generator.pages.render import Project, Workspace
-from generator.site.languages import _language_site
+from rulesdoc import lint
+from rulesdoc.i18n import catalogs, material_partials, theme
+from rulesdoc.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n.translate import CatalogStats, catalog_path
+from rulesdoc.i18n.verdicts import THEME_ORIGIN
+from rulesdoc.io.project import Project
+from rulesdoc.lint.model import Finding
+from rulesdoc.pages.render import Workspace
+from rulesdoc.site.languages import _language_site
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]
@@ -47,7 +48,7 @@ def all_findings(root: Path, code: str) -> list[Finding]:
 
 def check_json(root: Path, code: str) -> dict:  # type: ignore[type-arg]
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(root), "check", "--format", "json", "--lang", code],
+        [sys.executable, "-m", "rulesdoc", "--root", str(root), "check", "--format", "json", "--lang", code],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode in (0, 1), result.stderr
@@ -108,7 +109,7 @@ def test_a_new_languages_imported_theme_strings_count_as_unreviewed_until_confir
 def test_check_prints_the_unreviewed_column(project_copy: Path) -> None:
     catalogs.init(project_copy / "locales", "ar")
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "--root", str(project_copy), "check", "--lang", "ar"],
+        [sys.executable, "-m", "rulesdoc", "--root", str(project_copy), "check", "--lang", "ar"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     head = next(line.split() for line in result.stdout.splitlines() if line.startswith("language "))

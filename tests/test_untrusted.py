@@ -28,8 +28,8 @@ from support import copy_project
 from support.env import dated_env
 from support.newlang import build_site
 
-from generator.i18n import placeholders as printf
-from generator.i18n.translate import catalog_path
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n.translate import catalog_path
 
 pytestmark = pytest.mark.slow
 

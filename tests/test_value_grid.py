@@ -28,13 +28,15 @@ from babel.messages.catalog import Catalog
 from support import PUBLISHED, SEED_RULES
 from support.running_text import assert_counts_are_words
 
-from generator.engine import scoring as engine
-from generator.engine.cards import parse_card
-from generator.engine.model import CardValues, Example, Hand, Round, Rules
-from generator.i18n.po import load
-from generator.i18n.translate import Formatter, Language, Translator
-from generator.pages.render import Project, Workspace
-from generator.spec.rules import load_rules
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import parse_card
+from rulesdoc.engine.model import CardValues, Example, Hand, Round, Rules
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.po import load
+from rulesdoc.i18n.translate import Language, Translator
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
+from rulesdoc.spec.rules import load_rules
 
 SEED = load_rules(SEED_RULES)
 HALF = Fraction(1, 2)

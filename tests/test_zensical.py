@@ -32,7 +32,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def site(python: Path, project: Path) -> Path:
-    built = run(python, "-m", "generator", "build", "--engine", "zensical", cwd=project)
+    built = run(python, "-m", "rulesdoc", "build", "--engine", "zensical", cwd=project)
     assert built.returncode == 0, built.stdout + built.stderr
     assert "built with zensical: every language has every page" in built.stdout
     return project / "site"
@@ -49,7 +49,7 @@ def test_the_venv_has_no_mkdocs_package(python: Path) -> None:
 
 
 def test_every_language_has_every_page_in_its_language(site: Path, python: Path, project: Path) -> None:
-    checked = run(python, "-m", "generator", "check", "--site", str(site), cwd=project)
+    checked = run(python, "-m", "rulesdoc", "check", "--site", str(site), cwd=project)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     for code in PUBLISHED:
         for name in ("index.html", "scoring.html", "translation-status.html", "404.html"):
@@ -89,7 +89,7 @@ def test_zensical_on_the_plain_mkdocs_yml_is_never_a_green_site(
     built = run(python, "-m", "zensical", "build", "--clean", "-f", "mkdocs.yml", cwd=plain)
     assert built.returncode == 0, built.stderr
     # … and `check --site` refuses it in one line.
-    checked = run(python, "-m", "generator", "check", "--site", "site", cwd=plain)
+    checked = run(python, "-m", "rulesdoc", "check", "--site", "site", cwd=plain)
     assert checked.returncode == 1
     lines = [line for line in (checked.stdout + checked.stderr).splitlines() if line.strip()]
     assert len(lines) == 1 and "none of rulesdoc's pages is in this site" in lines[0], lines

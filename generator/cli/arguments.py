@@ -11,16 +11,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator import __version__
-from generator.cli import report_command
-from generator.cli.check_command import add_selection
+from rulesdoc import __version__
+from rulesdoc.cli import report_command
+from rulesdoc.cli.check_command import add_selection
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 EXIT_BAD_INPUT = 2
 ROOT_HELP = "project folder (default: .); before or after the command"
-CHECK_FORMATS = ("text", "json", "github")  # generator.lint.report.FORMATS, imported only by `check`
+CHECK_FORMATS = ("text", "json", "github")  # rulesdoc.lint.report.FORMATS, imported only by `check`
 # The top-level help: plain text (the module docstring above is reST, for the code's readers).
 DESCRIPTION = (
     "rulesdoc: the rules of Rami from one spec (rules.yaml) and a real scoring engine, "
@@ -180,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("dir", type=Path, metavar="DIR", help="a folder that does not exist yet, or is empty")
     new.add_argument("--name", help="the site's name (mkdocs.yml site_name; default: DIR's name)")
     new.add_argument("--lang", action="append", default=[], metavar="CODE", help="start this catalog")
-    from generator.cli.site_commands import add_parsers
+    from rulesdoc.cli.site_commands import add_parsers
 
     add_parsers(commands, _out_option)
     for command in [*commands.choices.values(), *steps.choices.values()]:

@@ -1,4 +1,4 @@
-"""The ``check`` command: lint a project (:mod:`generator.lint`), list its checks, select them.
+"""The ``check`` command: lint a project (:mod:`rulesdoc.lint`), list its checks, select them.
 
 ``--only``/``--skip`` choose among the checks for this run alone; a build (``render``,
 ``build``, the MkDocs plugin) always runs every check, so a selection never lets a build
@@ -11,8 +11,8 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from generator.errors import RulesdocError
-from generator.io.project import Project
+from rulesdoc.errors import RulesdocError
+from rulesdoc.io.project import Project
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
@@ -39,18 +39,18 @@ def ids(values: Sequence[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace, root: Path, project: Project, say: Callable[[str], None]) -> int:
-    from generator import lint  # the linter's imports cost `render` nothing
-    from generator.i18n.translate import select_languages
-    from generator.lint.report import FORMATS, check_list
-    from generator.pages.render import Workspace
-    from generator.site.options import site_options
+    from rulesdoc import lint  # the linter's imports cost `render` nothing
+    from rulesdoc.i18n.translate import select_languages
+    from rulesdoc.lint.report import FORMATS, check_list
+    from rulesdoc.pages.render import Workspace
+    from rulesdoc.site.options import site_options
 
     if args.list:
         say(check_list(lint.checks()))
         return EXIT_OK
     selection = lint.select(ids(args.only), ids(args.skip))  # bad usage (exit 2) before any work
     if args.site is not None:
-        from generator.cli.site_commands import check_site
+        from rulesdoc.cli.site_commands import check_site
 
         if selection.only or selection.skip:
             raise RulesdocError("--only/--skip choose among the catalog and page checks; --site runs its own")

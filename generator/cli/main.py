@@ -1,4 +1,4 @@
-"""``python -m generator`` / ``rulesdoc``: render pages, score rounds, manage catalogs, check."""
+"""``python -m rulesdoc`` / ``rulesdoc``: render pages, score rounds, manage catalogs, check."""
 
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from generator.cli import check_command, report_command
-from generator.cli.arguments import EXIT_BAD_INPUT
-from generator.cli.arguments import parser as _parser  # tests call cli._parser()
-from generator.errors import MAX_LINE, Location, RulesdocError, display_path, printable, short
-from generator.io.project import Project
-from generator.spec.rules import load_rules
+from rulesdoc.cli import check_command, report_command
+from rulesdoc.cli.arguments import EXIT_BAD_INPUT
+from rulesdoc.cli.arguments import parser as _parser  # tests call cli._parser()
+from rulesdoc.errors import MAX_LINE, Location, RulesdocError, display_path, printable, short
+from rulesdoc.io.project import Project
+from rulesdoc.spec.rules import load_rules
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: what a shell shows for a tool its reader left
 
 
 def _score(args: argparse.Namespace, project: Project) -> int:
-    from generator.score import reading, writing  # score's imports cost the other commands nothing
+    from rulesdoc.score import reading, writing  # score's imports cost the other commands nothing
 
     rules = load_rules(project.rules, project.root)
     text, name = reading.read_input(args.file)
@@ -33,11 +33,11 @@ def _score(args: argparse.Namespace, project: Project) -> int:
 
 def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
     # The catalog workflow's imports (Babel's extraction, the pseudo-locale) cost `render` nothing.
-    from generator.i18n import catalogs, mo, pseudo
+    from rulesdoc.i18n import catalogs, extraction, mo, pseudo
 
     locales = project.locales
     if args.step == "extract":
-        path, changed = catalogs.write_template(root, locales)
+        path, changed = extraction.write_template(root, locales)
         say(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
     elif args.step == "update":
         updates = catalogs.update(
@@ -58,9 +58,9 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
 
 
 def _render(args: argparse.Namespace, project: Project) -> int:
-    from generator.cli.render_checked import render_all
-    from generator.i18n.cldr import SOURCE_LANGUAGE
-    from generator.pages.render import write_pages
+    from rulesdoc.cli.render_checked import render_all
+    from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
+    from rulesdoc.pages.render import write_pages
 
     if args.locales is not None:  # another catalog folder (the pseudo-locale's), beside the English source
         project = Project(project.rules, project.templates, args.locales, project.root)
@@ -72,7 +72,7 @@ def _render(args: argparse.Namespace, project: Project) -> int:
 
 
 def _export(args: argparse.Namespace, project: Project) -> int:
-    from generator.export import bundle as export  # the bundle's imports cost `render` nothing
+    from rulesdoc.export import bundle as export  # the bundle's imports cost `render` nothing
 
     rules = load_rules(project.rules, project.root)
     for path in export.write_bundle(export.bundle(rules), args.out):
@@ -98,7 +98,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # after --help, --version or bad usage: still flush in main
         return done.code if isinstance(done.code, int) else EXIT_OK
     if args.command == "new":
-        from generator.cli.scaffold import new_project
+        from rulesdoc.cli.scaffold import new_project
 
         for path in new_project(args.dir, args.name, args.lang, say):
             say(f"{display_path(path)}: created; translate it, then `rulesdoc build`")
@@ -121,7 +121,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         write(report_command.run(args, root, project))
         return EXIT_OK
     if args.command in ("site-source", "build", "screenshots"):
-        from generator.cli import site_commands
+        from rulesdoc.cli import site_commands
 
         if args.command == "screenshots":
             site_commands.screenshots(project, args.lang, args.out, say)

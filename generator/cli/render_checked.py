@@ -1,22 +1,23 @@
-"""The ``render`` command's pages: rendered (:mod:`generator.pages.render`), then refused as
-``check`` refuses them (:mod:`generator.lint`, which reads the render: this module is above both)."""
+"""The ``render`` command's pages: rendered (:mod:`rulesdoc.pages.render`), then refused as
+``check`` refuses them (:mod:`rulesdoc.lint`, which reads the render: this module is above both)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator import lint
-from generator.errors import Refusal
-from generator.i18n.translate import select_languages
-from generator.pages.render import Project, RenderedPage, Workspace
-from generator.site.options import site_options
+from rulesdoc import lint
+from rulesdoc.errors import Refusal
+from rulesdoc.i18n.translate import select_languages
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import RenderedPage, Workspace
+from rulesdoc.site.options import site_options
 
 
 def render_all(project: Project, codes: Sequence[str] = (), strict: bool = True) -> list[RenderedPage]:
     """The pages of the chosen languages (default: all), after the policy's judgement.
 
     ``strict``: every error ``rulesdoc check`` reports of these languages refuses the render,
-    in check's words (a :class:`~generator.errors.Refusal`); a missing or fuzzy translation is
+    in check's words (a :class:`~rulesdoc.errors.Refusal`); a missing or fuzzy translation is
     no error: it shows in English, marked (``lang="en"``), under the page's notice.
     ``strict=False``: the pages are written whatever check says (its errors show in English too).
     """

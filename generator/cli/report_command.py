@@ -9,9 +9,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from generator.io.project import Project
+from rulesdoc.io.project import Project
 
-REPORT_FORMATS = ("markdown", "json")  # generator.report.formats.FORMATS
+REPORT_FORMATS = ("markdown", "json")  # rulesdoc.report.formats.FORMATS
 
 
 def add_parser(commands: Any) -> None:
@@ -42,8 +42,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, root: Path, project: Project) -> str:
     """The report's text for standard output."""
-    from generator.report import changes  # git, Babel's extraction: only for `report`
-    from generator.report.formats import FORMATS, comment
+    from rulesdoc.report import changes  # git, Babel's extraction: only for `report`
+    from rulesdoc.report.formats import FORMATS, comment
 
     text = FORMATS[args.format](changes.compare(root, project.rules, project.locales, args.base))
     if args.full_report is None:

@@ -20,9 +20,9 @@ from importlib.resources import files as package_files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from generator.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path
-from generator.i18n import catalogs
-from generator.i18n.cldr import canonical
+from rulesdoc.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path
+from rulesdoc.i18n import catalogs, extraction
+from rulesdoc.i18n.cldr import canonical
 
 # Starter files stored under another name: a dotfile is no package data to setuptools' globs.
 RENAMED = {"gitignore": ".gitignore"}
@@ -43,14 +43,14 @@ def new_project(
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.new-", dir=folder.parent))
     try:
-        _copy(package_files("generator.cli") / "starter", work)
+        _copy(package_files("rulesdoc.cli") / "starter", work)
         config = work / "mkdocs.yml"
         text = config.read_text("utf-8")
         config.write_text(
             re.sub(r"(?m)^site_name: .*$", f"site_name: {json.dumps(site_name)}", text), "utf-8"
         )
         (work / "docs").mkdir(exist_ok=True)
-        catalogs.write_template(work, work / "locales")
+        extraction.write_template(work, work / "locales")
         started = [catalogs.init(work / "locales", code, root=work) for code in dict.fromkeys(chosen)]
         if folder.exists():
             folder.rmdir()  # empty: checked above

@@ -2,7 +2,7 @@
 
 One site source, three engines: MkDocs 1.6 and ProperDocs 1.6 run our plugin (the same
 mkdocs.yml); Zensical, which runs no plugin of ours, builds the source rulesdoc writes
-(:mod:`generator.site.zensical`). After any of them, ``check --site`` verifies the result.
+(:mod:`rulesdoc.site.zensical`). After any of them, ``check --site`` verifies the result.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from generator.errors import RulesdocError, display_path
-from generator.io import folders
-from generator.io.project import Project
+from rulesdoc.errors import RulesdocError, display_path
+from rulesdoc.io import folders
+from rulesdoc.io.project import Project
 
 ENGINES = ("mkdocs", "properdocs", "zensical")
 
@@ -32,7 +32,7 @@ def default_engine() -> str:
 
 
 def write_site_source(project: Project, out: Path, strict: bool, say: Callable[[str], None]) -> None:
-    from generator.site.source import site_source, write_source
+    from rulesdoc.site.source import site_source, write_source
 
     source = site_source(project, strict=strict)
     for warning in source.warnings:
@@ -52,8 +52,8 @@ def build_site(project: Project, engine: str, strict: bool, say: Callable[[str],
         )
     config = project.root / "mkdocs.yml"
     if engine == "zensical":
-        from generator.site import zensical
-        from generator.site.config_file import read_config
+        from rulesdoc.site import zensical
+        from rulesdoc.site.config_file import read_config
 
         site_dir = project.root / str(read_config(config).get("site_dir") or "site")
         source = zensical.build(project, site_dir, strict=strict)
@@ -79,10 +79,10 @@ def build_site(project: Project, engine: str, strict: bool, say: Callable[[str],
 
 def site_problems(project: Project, site: Path | None) -> list[str]:
     """``check --site``: what the built site lacks (every published language, every page)."""
-    from generator.i18n.translate import SOURCE, select_languages
-    from generator.pages.render import Workspace
-    from generator.site.config_file import plugin_options, read_config
-    from generator.site.verify import Expected, verify
+    from rulesdoc.i18n.translate import SOURCE, select_languages
+    from rulesdoc.pages.render import Workspace
+    from rulesdoc.site.config_file import plugin_options, read_config
+    from rulesdoc.site.verify import Expected, verify
 
     config = read_config(project.root / "mkdocs.yml")
     if site is None:
@@ -110,7 +110,7 @@ def check_site(project: Project, site: Path, say: Callable[[str], None]) -> int:
 
 
 def screenshots(project: Project, code: str, out: Path, say: Callable[[str], None]) -> None:
-    from generator.site.screenshots import take
+    from rulesdoc.site.screenshots import take
 
     take(project, code, out, say)
 

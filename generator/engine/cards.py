@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.errors import RulesdocError, short
+from rulesdoc.errors import RulesdocError, short
 
 
 class Suit(enum.Enum):

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.engine.cards import Card
+from rulesdoc.engine.cards import Card
 
 
 class Reason(enum.Enum):

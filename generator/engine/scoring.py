@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.engine.cards import Card, check_copies
-from generator.engine.model import Reason, Round, Rules
-from generator.errors import Location, RulesdocError
+from rulesdoc.engine.cards import Card, check_copies
+from rulesdoc.engine.model import Reason, Round, Rules
+from rulesdoc.errors import Location, RulesdocError
 
 
 class GameError(RulesdocError):

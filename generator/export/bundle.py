@@ -4,7 +4,7 @@ Four files, written all at once (a temporary folder beside the output, then swap
 
 - ``rules.json``: the values of ``rules.yaml`` in its own shape (so ``rules.schema.json``
   validates ``rules.json["rules"]`` too), and the target and never-opened cap per player count;
-- ``rules.schema.json``: the JSON Schema of ``rules.yaml`` (:mod:`generator.spec.schema`);
+- ``rules.schema.json``: the JSON Schema of ``rules.yaml`` (:mod:`rulesdoc.spec.schema`);
 - ``conformance.json``: test vectors, each an input (the ``score`` command's input) and the
   engine's expected result: every worked example, then a generated set covering every rule
   and edge under the current values;
@@ -24,12 +24,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from generator.engine.model import Rules
-from generator.errors import Location, RulesdocError, display_path
-from generator.export.conformance import conformance
-from generator.io.folders import replacing
-from generator.spec.rules_data import FORMAT_VERSION, player_counts, rule_values
-from generator.spec.schema import SCHEMA_FILE, schema_text
+from rulesdoc.engine.model import Rules
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.export.conformance import conformance
+from rulesdoc.io.folders import replacing
+from rulesdoc.spec.rules_data import FORMAT_VERSION, player_counts, rule_values
+from rulesdoc.spec.schema import SCHEMA_FILE, schema_text
 
 RULES_FILE = "rules.json"
 CONFORMANCE_FILE = "conformance.json"
@@ -83,7 +83,7 @@ def write_bundle(files: Mapping[str, str], out: Path) -> list[Path]:
     """Replace the folder ``out`` with exactly ``files``, or leave it as it was.
 
     The files are written into a new folder beside ``out``, which then takes its place
-    (:class:`generator.io.folders.FolderSwap`): a reader sees the old bundle or the new one, never a
+    (:class:`rulesdoc.io.folders.FolderSwap`): a reader sees the old bundle or the new one, never a
     mix, and a second export waits for the first. A folder holding anything else is refused
     rather than replaced (``--out .`` must not empty a project).
     """

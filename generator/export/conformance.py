@@ -1,6 +1,6 @@
 """``conformance.json``: test vectors, each an input and the engine's expected result.
 
-Every worked example, then the generated set of :mod:`generator.export.vector_plans`. The
+Every worked example, then the generated set of :mod:`rulesdoc.export.vector_plans`. The
 vectors depend only on the values, in a fixed order: the same rules give the same bytes.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.engine import scoring as engine
-from generator.engine.model import Round, Rules
-from generator.errors import RulesdocError
-from generator.export.dealing import Dealer, Unbuildable
-from generator.export.vector_plans import planned_vectors
-from generator.spec.rules_data import FORMAT_VERSION, rule_values, situation_input
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.model import Round, Rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.export.dealing import Dealer, Unbuildable
+from rulesdoc.export.vector_plans import planned_vectors
+from rulesdoc.spec.rules_data import FORMAT_VERSION, rule_values, situation_input
 
 
 def round_expected(result: engine.RoundResult) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Dealing the hands a conformance vector needs: cards of given values, two decks at most.
 
-:mod:`generator.export.vector_plans` says what each vector is for; a :class:`Dealer` finds cards
+:mod:`rulesdoc.export.vector_plans` says what each vector is for; a :class:`Dealer` finds cards
 whose values add up to what the plan wants under the current rules, or says it cannot
 (:class:`Unbuildable`), so a vector is never silently wrong or dropped.
 """
@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from generator.engine import scoring as engine
-from generator.engine.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
-from generator.engine.model import Hand, Round, Rules
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import ALL_CARDS, COPIES_PER_CARD, JOKERS_PER_ROUND, Card, parse_card
+from rulesdoc.engine.model import Hand, Round, Rules
 
 
 class Unbuildable(Exception):

@@ -1,17 +1,17 @@
 """The generated conformance vectors: every rule and edge, planned in a fixed order.
 
 Each plan names a situation (or a game) by what it shows, and deals its hands under the
-current values with :mod:`generator.export.dealing`.
+current values with :mod:`rulesdoc.export.dealing`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from generator.engine import scoring as engine
-from generator.engine.cards import ALL_CARDS, Card, Rank, Suit, parse_card
-from generator.engine.model import Hand, Round, Rules
-from generator.export.dealing import (
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import ALL_CARDS, Card, Rank, Suit, parse_card
+from rulesdoc.engine.model import Hand, Round, Rules
+from rulesdoc.export.dealing import (
     BLOCKED_ALL_TIED,
     BLOCKED_LOWEST,
     BLOCKED_NEVER_OPENED,

@@ -2,7 +2,7 @@
 
 ``locales/messages.pot`` and ``locales/<code>/LC_MESSAGES/messages.po`` are the layout
 translation platforms read. Extraction covers the templates, the translatable text of
-``rules.yaml`` and the theme's UI strings (``babel.cfg``, :mod:`generator.i18n.extraction`);
+``rules.yaml`` and the theme's UI strings (``babel.cfg``, :mod:`rulesdoc.i18n.extraction`);
 ``update`` first refuses what extraction refuses (a template that does not parse).
 
 No command loses a translation: ``update`` keeps a message the source dropped as an
@@ -21,24 +21,21 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.catalog import Catalog
 
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import plurals, po, po_writer, theme
-from generator.i18n.cldr import canonical, parse_locale
-from generator.i18n.extraction import ProjectInfo as ProjectInfo
-from generator.i18n.extraction import check_sources
-from generator.i18n.extraction import extract as extract
-from generator.i18n.extraction import project_info as project_info
-from generator.i18n.extraction import same_content as same_content
-from generator.i18n.extraction import same_messages as same_messages
-from generator.i18n.extraction import unlocated as unlocated
-from generator.i18n.extraction import write_template as write_template
-from generator.i18n.layout import check_layout
-from generator.i18n.material_partials import material_code, material_strings
-from generator.i18n.theme import THEME_CONTEXT
-from generator.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
-from generator.i18n.verdicts import THEME_ORIGIN, from_theme
-from generator.io import files
-from generator.io.project import DOMAIN, template_path
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n import plurals, po, po_writer, theme
+from rulesdoc.i18n.cldr import canonical, parse_locale
+from rulesdoc.i18n.extraction import (
+    check_sources,
+    project_info,
+    same_messages,
+)
+from rulesdoc.i18n.layout import check_layout
+from rulesdoc.i18n.material_partials import material_code, material_strings
+from rulesdoc.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
+from rulesdoc.i18n.verdicts import THEME_ORIGIN, from_theme
+from rulesdoc.io import files
+from rulesdoc.io.project import DOMAIN, template_path
 
 # Babel's fuzzy matching compares each new message with every translated one (difflib, quadratic
 # in their lengths): a 4 MiB catalog of 85,000 entries against 200 new ones took 30 s. Past this
@@ -222,7 +219,7 @@ def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:
     return f"Plural-Forms set to CLDR's ({target.count} forms)"
 
 
-# ---------------------------------------------------------------- init (compile: generator.i18n.mo)
+# ---------------------------------------------------------------- init (compile: rulesdoc.i18n.mo)
 
 
 def init(locales: Path, code: str, locale_code: str | None = None, root: Path | None = None) -> Path:
@@ -253,7 +250,7 @@ def prefill_theme(catalog: Catalog, known: set[po.Key]) -> None:
     Babel's fuzzy matching would guess them from the page's sentences ("Table of contents"
     from "ten of hearts"): a theme string is never a variant of one of ours. An imported
     translation is nobody's review: it carries its origin (a translator comment) and the fuzzy
-    flag, which the translator removes to confirm it (:func:`generator.i18n.verdicts.from_theme`).
+    flag, which the translator removes to confirm it (:func:`rulesdoc.i18n.verdicts.from_theme`).
     """
     tag = str(catalog.locale).replace("_", "-") if catalog.locale else ""
     code = material_code(tag) if tag else None

@@ -24,7 +24,7 @@ from babel import Locale, UnknownLocaleError, localedata
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent, get_group_symbol
 
-from generator.errors import Location, RulesdocError, short
+from rulesdoc.errors import Location, RulesdocError, short
 
 SOURCE_LANGUAGE = "en"
 ListStyle = Literal["standard", "or"]  # "2, 3 and 4" / "2, 3 or 4"

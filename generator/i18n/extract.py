@@ -1,7 +1,7 @@
 """Babel extraction method for ``rules.yaml``: example titles and notes, card names, and the
 words of the player counts the rules may allow.
 
-Registered in ``babel.cfg`` (``[generator.i18n.extract:extract_rules: rules.yaml]``) and as
+Registered in ``babel.cfg`` (``[rulesdoc.i18n.extract:extract_rules: rules.yaml]``) and as
 the ``rulesdoc_rules`` entry point, so ``pybabel extract`` finds every string with
 its source line and a translator comment.
 """
@@ -13,11 +13,11 @@ from typing import IO, Any
 
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from generator.engine.cards import ALL_CARDS
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n.translate import CARD_CONTEXT, COUNT_CONTEXT, COUNT_WORDS, english_card_name
-from generator.io import files
-from generator.io.yamlload import Source, compose
+from rulesdoc.engine.cards import ALL_CARDS
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n.translate import CARD_CONTEXT, COUNT_CONTEXT, COUNT_WORDS, english_card_name
+from rulesdoc.io import files
+from rulesdoc.io.yamlload import Source, compose
 
 ExtractResult = tuple[int, str, "str | tuple[str, ...]", list[str]]
 
@@ -42,7 +42,7 @@ def extract_rules(
 ) -> Iterator[ExtractResult]:
     """Yield ``(lineno, funcname, message, comments)`` as Babel's extractors do.
 
-    The file is read as :func:`generator.spec.rules.load_rules` reads it: bounded, UTF-8, YAML
+    The file is read as :func:`rulesdoc.spec.rules.load_rules` reads it: bounded, UTF-8, YAML
     nested at most 32 levels; what is wrong with it is the same one-line error, file and line.
     """
     name = getattr(fileobj, "name", None)

@@ -1,7 +1,7 @@
 """Extraction: every message of a project into a fresh ``messages.pot``, on Babel's API.
 
 ``babel.cfg`` maps the sources to methods: the templates (Jinja's), ``rules.yaml`` and the
-theme's UI strings (:mod:`generator.i18n.extract`). A template that does not parse is an error
+theme's UI strings (:mod:`rulesdoc.i18n.extract`). A template that does not parse is an error
 naming its file and line: Jinja's extractor skips it silently, which would drop its messages
 from the POT and, at the next ``catalog update``, every translation of them into ``#~``.
 """
@@ -19,11 +19,11 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import gettext_po, placement, po, po_writer, theme
-from generator.i18n.verdicts import NO_FORMAT
-from generator.io import files
-from generator.io.project import template_path
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n import gettext_po, placement, po, po_writer, theme
+from rulesdoc.i18n.verdicts import NO_FORMAT
+from rulesdoc.io import files
+from rulesdoc.io.project import template_path
 
 COMMENT_TAGS = ("Translators:",)
 KEYWORDS = {

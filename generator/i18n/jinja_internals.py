@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import inspect
 
-from generator.errors import Location, display_path
-from generator.seam import Assumption, SeamChanged, installed
+from rulesdoc.errors import Location, display_path
+from rulesdoc.seam import Assumption, SeamChanged, installed
 
 LIBRARY = "jinja2"
 _TEMPLATE_GLOBAL = "__jinja_template__"  # set by jinja2.Template._from_namespace

@@ -6,7 +6,7 @@ missing from the site. :func:`check_layout` refuses, in one line naming the file
 belongs at: a ``.po`` file outside the layout, a language folder without its catalog (empty, or an
 ``LC_MESSAGES`` without ``messages.po``), and a catalog folder whose name is no locale code.
 ``check``, ``render``, every build and ``catalog update``/``compile`` call it before reading a
-catalog (through :func:`generator.i18n.translate.discover_languages` or themselves).
+catalog (through :func:`rulesdoc.i18n.translate.discover_languages` or themselves).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import cldr
-from generator.io.project import DOMAIN
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n import cldr
+from rulesdoc.io.project import DOMAIN
 
 CATALOG_FOLDER = "LC_MESSAGES"
 CATALOG_NAME = f"{DOMAIN}.po"

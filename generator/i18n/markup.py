@@ -14,7 +14,7 @@ import re
 import unicodedata
 from typing import Any
 
-from generator.i18n import placeholders
+from rulesdoc.i18n import placeholders
 
 _MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]|#!~{}])")
 

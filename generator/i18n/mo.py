@@ -13,10 +13,10 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 
-from generator.errors import Location, RulesdocError
-from generator.i18n import po
-from generator.i18n.translate import catalog_codes, catalog_path
-from generator.io import files
+from rulesdoc.errors import Location, RulesdocError
+from rulesdoc.i18n import po
+from rulesdoc.i18n.translate import catalog_codes, catalog_path
+from rulesdoc.io import files
 
 
 def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from babel import Locale
 from babel.messages.plurals import get_plural
 
-from generator.errors import short
+from rulesdoc.errors import short
 
 MAX_FORMS = 6  # CLDR's most (Arabic, Welsh): more is a mistake, and Babel would pad every entry
 MAX_EXPRESSION = 400  # characters: the longest CLDR rule in gettext form is ~200

@@ -35,10 +35,10 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from generator.errors import RulesdocError, display_path, short
-from generator.i18n.cldr import SOURCE_LANGUAGE, canonical
-from generator.i18n.translate import catalog_codes
-from generator.io import files, yaml_nodes, yamlload
+from rulesdoc.errors import RulesdocError, display_path, short
+from rulesdoc.i18n.cldr import SOURCE_LANGUAGE, canonical
+from rulesdoc.i18n.translate import catalog_codes
+from rulesdoc.io import files, yaml_nodes, yamlload
 
 CONFIG_NAME = "check.yaml"
 DEFAULT_MIN_TRANSLATED = Fraction(80, 100)  # without check.yaml, or a language it does not name

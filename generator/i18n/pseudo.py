@@ -21,13 +21,13 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.catalog import Catalog
 
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import catalogs, po_writer
-from generator.i18n import placeholders as printf
-from generator.i18n.cldr import PSEUDO_CODE, PSEUDO_LOCALE
-from generator.i18n.translate import catalog_path
-from generator.io import files
-from generator.io.project import template_path
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n import catalogs, po_writer
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n.cldr import PSEUDO_CODE, PSEUDO_LOCALE
+from rulesdoc.i18n.translate import catalog_path
+from rulesdoc.io import files
+from rulesdoc.io.project import template_path
 
 DEFAULT_OUT = Path("build/pseudo")
 

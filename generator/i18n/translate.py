@@ -1,10 +1,10 @@
 """Languages, their catalogs, and gettext for the pages.
 
 Catalogs are the standard gettext layout, ``locales/<code>/LC_MESSAGES/messages.po``,
-read once per run by :mod:`generator.i18n.po`. A catalog's ``Language`` header is its
+read once per run by :mod:`rulesdoc.i18n.po`. A catalog's ``Language`` header is its
 formatting locale (folder ``pt``, header ``pt_PT``: European Portuguese).
 
-Translation is a dictionary lookup in the entries :func:`generator.i18n.verdicts.judge`
+Translation is a dictionary lookup in the entries :func:`rulesdoc.i18n.verdicts.judge`
 found usable, with the plural form picked by the catalog's own Plural-Forms header
 (parsed, never evaluated as Python). A message the catalog lacks, or whose
 translation was refused, shows the English source marked as English for readers and
@@ -22,16 +22,15 @@ from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
-from generator.engine.cards import MAX_PLAYERS, MIN_PLAYERS, Card, Rank, Suit
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import cldr
-from generator.i18n.cldr import Formatter as Formatter  # the view model formats with it
-from generator.i18n.jinja_internals import asking_template
-from generator.i18n.layout import check_layout
-from generator.i18n.markup import escape_message
-from generator.i18n.po import Key, LoadedCatalog, forms, key_of, load
-from generator.i18n.verdicts import Status, Verdict, judge
-from generator.io.project import DOMAIN
+from rulesdoc.engine.cards import MAX_PLAYERS, MIN_PLAYERS, Card, Rank, Suit
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n import cldr
+from rulesdoc.i18n.jinja_internals import asking_template
+from rulesdoc.i18n.layout import check_layout
+from rulesdoc.i18n.markup import escape_message
+from rulesdoc.i18n.po import Key, LoadedCatalog, forms, key_of, load
+from rulesdoc.i18n.verdicts import Status, Verdict, judge
+from rulesdoc.io.project import DOMAIN
 
 SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
 # Around English text on a page whose catalog lacks the message: the standard way to say a

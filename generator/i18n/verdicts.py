@@ -31,10 +31,10 @@ from dataclasses import dataclass
 
 from babel.messages.catalog import Message
 
-from generator.i18n import placeholders as printf
-from generator.i18n.plurals import PluralForms
-from generator.i18n.po import forms, ids
-from generator.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n.plurals import PluralForms
+from rulesdoc.i18n.po import forms, ids
+from rulesdoc.i18n.theme import THEME_CONTEXT
 
 NO_FORMAT = "no-python-format"  # the gettext flag of texts that are never %-formatted (rules.yaml's)
 # The translator comment on a theme string imported from Material's translation: true before

@@ -7,7 +7,7 @@ content is never echoed in an error about what kind of file it is.
 
 Writing: a file is replaced atomically (a temporary file beside it, renamed into place,
 so a kill leaves either the old file or the new one, keeping its mode). Whole folders are
-:mod:`generator.io.folders`.
+:mod:`rulesdoc.io.folders`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.errors import Location, RulesdocError, display_path
+from rulesdoc.errors import Location, RulesdocError, display_path
 
 KiB, MiB = 1024, 1024 * 1024
 # Documented limits (manual/publishing.md, "Untrusted input"): far above any real input, far below what hurts.
@@ -30,7 +30,7 @@ MAX_CATALOG_BYTES = 512 * KiB  # 6 times our largest (86 kB): check, render, rep
 MAX_TEMPLATE_BYTES = 1 * MiB
 MAX_CONFIG_BYTES = 256 * KiB  # glossaries, check.yaml
 # `score` reads rounds one at a time, about 2.5 s a MiB on two cores; this bounds the wait (with
-# its count of rounds, generator.score.reading.MAX_ROUNDS: YAML aliases repeat a round in 5 bytes).
+# its count of rounds, rulesdoc.score.reading.MAX_ROUNDS: YAML aliases repeat a round in 5 bytes).
 MAX_SCORE_INPUT_BYTES = 2 * MiB
 
 

@@ -20,8 +20,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from generator.errors import Location, RulesdocError, display_path
-from generator.io.files import cannot_write, umask
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.io.files import cannot_write, umask
 
 # The atomic exchange (Linux renameat2 through ctypes) is what keeps the old folder whole when
 # a run dies: with two renames, a kill between them leaves no folder at ``target`` (the old one

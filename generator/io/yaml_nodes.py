@@ -1,6 +1,6 @@
 """What every YAML input (rules.yaml, score input) checks of a composed node, naming its line.
 
-Nodes come from the one loader, :mod:`generator.io.yamlload`; these use PyYAML's public node
+Nodes come from the one loader, :mod:`rulesdoc.io.yamlload`; these use PyYAML's public node
 classes only.
 """
 
@@ -11,8 +11,8 @@ import re
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.errors import short
-from generator.io.yamlload import Source
+from rulesdoc.errors import short
+from rulesdoc.io.yamlload import Source
 
 # A plain integer as YAML 1.2 and JSON write it. YAML 1.1 (PyYAML) reads 024 as 20, 0x14 and
 # 0o24 as 20, 1:20 as 80 (base 60) and 2_0 as 20, where a YAML 1.2 editor reads 24 or a string.

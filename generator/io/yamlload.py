@@ -53,8 +53,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
 
-from generator.errors import Location, RulesdocError, short
-from generator.seam import Assumption, SeamChanged, holds, installed
+from rulesdoc.errors import Location, RulesdocError, short
+from rulesdoc.seam import Assumption, SeamChanged, holds, installed
 
 MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
 

@@ -2,12 +2,12 @@
 
 Shaped like Babel's ``checkers.py`` and translate-toolkit's pofilter: each check is a
 small function registered under its id, with a category and a default severity
-(:func:`generator.lint.registry.check`; a project adds its own through the entry point
-group ``rulesdoc.checks``), reading only what :mod:`generator.lint.inputs` gathered (the
+(:func:`rulesdoc.lint.registry.check`; a project adds its own through the entry point
+group ``rulesdoc.checks``), reading only what :mod:`rulesdoc.lint.inputs` gathered (the
 same workspace and render the build uses: nothing is re-read or re-rendered). Catalog
-checks live in :mod:`~generator.lint.catalog`, message checks in
-:mod:`~generator.lint.messages` and :mod:`~generator.lint.wording` (pofilter's text checks),
-page checks in :mod:`~generator.lint.pages`, output formats in :mod:`~generator.lint.report`.
+checks live in :mod:`~rulesdoc.lint.catalog`, message checks in
+:mod:`~rulesdoc.lint.messages` and :mod:`~rulesdoc.lint.wording` (pofilter's text checks),
+page checks in :mod:`~rulesdoc.lint.pages`, output formats in :mod:`~rulesdoc.lint.report`.
 
 :func:`run` is what both ``check`` and the strict build call: the build refuses
 exactly the errors ``check`` reports, in the same words. Only ``check`` may run a
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.lint import catalog, messages, pages, wording  # noqa: F401  (registers the checks)
-from generator.lint.inputs import Shared, Subject, gather, share, subject
-from generator.lint.model import Finding, Report, Severity, Summary
-from generator.lint.registry import EVERY_CHECK, REGISTRY, Check, Selection, checks, run_check, select
+from rulesdoc.lint import catalog, messages, pages, wording  # noqa: F401  (registers the checks)
+from rulesdoc.lint.inputs import Shared, Subject, gather, share, subject
+from rulesdoc.lint.model import Finding, Report, Severity, Summary
+from rulesdoc.lint.registry import EVERY_CHECK, REGISTRY, Check, Selection, checks, run_check, select
 
 __all__ = [
     "REGISTRY", "Report", "Selection", "Severity", "Shared", "checks", "gather", "run", "select", "share",

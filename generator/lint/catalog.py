@@ -7,14 +7,14 @@ import math
 from collections.abc import Iterator
 from fractions import Fraction
 
-from generator.errors import display_path, short
-from generator.i18n import catalogs, plurals
-from generator.i18n.po import Key, key_of
-from generator.i18n.policy import CONFIG_NAME
-from generator.i18n.verdicts import Rule, Status
-from generator.lint.inputs import GLOSSARY_NAME, Subject
-from generator.lint.model import FIX, Finding, Severity
-from generator.lint.registry import Category, check
+from rulesdoc.errors import display_path, short
+from rulesdoc.i18n import extraction, plurals
+from rulesdoc.i18n.po import Key, key_of
+from rulesdoc.i18n.policy import CONFIG_NAME
+from rulesdoc.i18n.verdicts import Rule, Status
+from rulesdoc.lint.inputs import GLOSSARY_NAME, Subject
+from rulesdoc.lint.model import FIX, Finding, Severity
+from rulesdoc.lint.registry import Category, check
 
 UPDATE = "run `rulesdoc catalog update`"
 EXTRACT = "run `rulesdoc catalog extract`"
@@ -59,7 +59,7 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
     if shared.extracted is None or template is None:
         return
     # References' line numbers are not content: a line added above them moves them, nothing else.
-    if catalogs.same_content(template, shared.extracted):
+    if extraction.same_content(template, shared.extracted):
         return
     committed_keys = {key_of(m): m for m in template.messages()}
     extracted_keys = {key_of(m): m for m in shared.extracted if m.id}
@@ -82,8 +82,8 @@ def _stale_template(subject: Subject) -> Iterator[Finding]:
             )
     if not told:  # same messages, other comments, source files or plural forms
         diff = difflib.unified_diff(
-            catalogs.unlocated(template.catalog, template.headers).decode("utf-8", "replace").splitlines(),
-            catalogs.unlocated(shared.extracted).decode("utf-8", "replace").splitlines(),
+            extraction.unlocated(template.catalog, template.headers).decode("utf-8", "replace").splitlines(),
+            extraction.unlocated(shared.extracted).decode("utf-8", "replace").splitlines(),
             subject.shown_path,
             "fresh extraction",
             lineterm="",
@@ -207,7 +207,7 @@ def plural_forms(subject: Subject) -> Iterator[Finding]:
 def glossary_coverage(subject: Subject) -> Iterator[Finding]:
     """Each language's glossary names a term for every concept, and no concept the project lacks.
 
-    Part of the "terminology" check (:func:`generator.lint.messages.terminology`), registered once."""
+    Part of the "terminology" check (:func:`rulesdoc.lint.messages.terminology`), registered once."""
     if subject.language.catalog is None:
         return
     path = subject.glossary_path

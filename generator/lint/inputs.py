@@ -10,16 +10,16 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 
-from generator.errors import Location, RulesdocError, display_path, short
-from generator.i18n import catalogs
-from generator.i18n.cldr import SOURCE_LANGUAGE
-from generator.i18n.po import Key, forms, ids, key_of
-from generator.i18n.policy import Policy
-from generator.i18n.translate import SOURCE, CatalogStats, Language
-from generator.i18n.verdicts import Verdict
-from generator.io import files, yamlload
-from generator.lint.model import Finding, Severity
-from generator.pages.render import LanguageResult, Workspace
+from rulesdoc.errors import Location, RulesdocError, display_path, short
+from rulesdoc.i18n import extraction
+from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
+from rulesdoc.i18n.po import Key, forms, ids, key_of
+from rulesdoc.i18n.policy import Policy
+from rulesdoc.i18n.translate import SOURCE, CatalogStats, Language
+from rulesdoc.i18n.verdicts import Verdict
+from rulesdoc.io import files, yamlload
+from rulesdoc.lint.model import Finding, Severity
+from rulesdoc.pages.render import LanguageResult, Workspace
 
 GLOSSARY_NAME = "glossary.yaml"
 
@@ -143,7 +143,7 @@ def share(
     policy: Policy,
     pages_dir: Path | None = None,
     extract_sources: bool = True,
-    extract: Callable[[Path], Catalog] = catalogs.extract,
+    extract: Callable[[Path], Catalog] = extraction.extract,
 ) -> Shared:
     """What every language's checks read; ``extract_sources``: extract the sources to compare with
     messages.pot (``extract``: how; the site build's helper process may have done it already)."""

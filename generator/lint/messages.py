@@ -1,6 +1,6 @@
 """Checks of one message at a time: placeholders, markup, terminology.
 
-Placeholders and markup are the verdicts of :mod:`generator.i18n.verdicts`, the same the
+Placeholders and markup are the verdicts of :mod:`rulesdoc.i18n.verdicts`, the same the
 build uses to decide what a page may show: the linter only reports them.
 """
 
@@ -13,14 +13,14 @@ from collections.abc import Iterator
 
 from babel.messages.catalog import Message
 
-from generator.errors import display_path
-from generator.i18n import placeholders as printf
-from generator.i18n.po import forms, ids, key_of
-from generator.i18n.verdicts import Rule
-from generator.lint.catalog import glossary_coverage
-from generator.lint.inputs import Subject
-from generator.lint.model import FIX, Finding
-from generator.lint.registry import Category, check
+from rulesdoc.errors import display_path
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n.po import forms, ids, key_of
+from rulesdoc.i18n.verdicts import Rule
+from rulesdoc.lint.catalog import glossary_coverage
+from rulesdoc.lint.inputs import Subject
+from rulesdoc.lint.model import FIX, Finding
+from rulesdoc.lint.registry import Category, check
 
 
 def _problems(subject: Subject, rule: Rule) -> Iterator[Finding]:

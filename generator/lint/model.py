@@ -1,5 +1,5 @@
 """The linter's data: findings, their severity and the report (the checks' registry is
-:mod:`generator.lint.registry`, which knows the inputs the checks read)."""
+:mod:`rulesdoc.lint.registry`, which knows the inputs the checks read)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.errors import Location, printable, short
+from rulesdoc.errors import Location, printable, short
 
 # What to do next, said at the end of a finding about one translation (its file:line leads the line).
 FIX = "fix the translation at this line (the page shows the English source until then)"

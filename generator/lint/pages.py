@@ -10,16 +10,16 @@ from pathlib import Path
 
 from babel.messages.catalog import Message
 
-from generator.errors import Location, RulesdocError, display_path, short
-from generator.i18n import placeholders as printf
-from generator.i18n.cldr import SOURCE_LANGUAGE
-from generator.i18n.markup import QUOTED
-from generator.i18n.po import Key, forms
-from generator.io import files
-from generator.lint.inputs import Shared, Subject
-from generator.lint.model import Finding
-from generator.lint.registry import Category, check
-from generator.pages.render import PAGE_SUFFIX, RenderedPage
+from rulesdoc.errors import Location, RulesdocError, display_path, short
+from rulesdoc.i18n import placeholders as printf
+from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
+from rulesdoc.i18n.markup import QUOTED
+from rulesdoc.i18n.po import Key, forms
+from rulesdoc.io import files
+from rulesdoc.lint.inputs import Shared, Subject
+from rulesdoc.lint.model import Finding
+from rulesdoc.lint.registry import Category, check
+from rulesdoc.pages.render import PAGE_SUFFIX, RenderedPage
 
 
 @check("rendering", category=Category.PAGE)

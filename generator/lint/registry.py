@@ -3,7 +3,7 @@
 A check is a function registered with :func:`check` under its id, with a category and a
 default severity: the id is written once, there, and the runner stamps it on every
 finding the function yields (a finding has the check's severity unless the function
-says otherwise). A check takes a :class:`~generator.lint.inputs.Subject` (one language)
+says otherwise). A check takes a :class:`~rulesdoc.lint.inputs.Subject` (one language)
 and yields findings. Its docstring's first paragraph is the reason ``check --list`` shows.
 
 A project adds checks without editing rulesdoc, as Babel finds its checkers: a package
@@ -21,9 +21,9 @@ import types
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 
-from generator.errors import RulesdocError, short
-from generator.lint.inputs import Subject
-from generator.lint.model import Finding, Severity
+from rulesdoc.errors import RulesdocError, short
+from rulesdoc.lint.inputs import Subject
+from rulesdoc.lint.model import Finding, Severity
 
 SubjectCheck = Callable[[Subject], Iterable[Finding]]
 ENTRY_POINT_GROUP = "rulesdoc.checks"
@@ -109,7 +109,7 @@ def load_plugins(entry_points: Iterable[importlib.metadata.EntryPoint]) -> None:
         if not isinstance(loaded, types.ModuleType) and all(c.run is not loaded for c in REGISTRY):
             raise RulesdocError(
                 f"{where} names {short(repr(loaded))}, which is neither a module nor a function "
-                "registered with @generator.lint.registry.check"
+                "registered with @rulesdoc.lint.registry.check"
             )
 
 

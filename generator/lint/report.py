@@ -6,9 +6,9 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 
-from generator.errors import printable, short
-from generator.lint.model import Overflow, Report, shown
-from generator.lint.registry import Check
+from rulesdoc.errors import printable, short
+from rulesdoc.lint.model import Overflow, Report, shown
+from rulesdoc.lint.registry import Check
 
 
 def verdict(report: Report) -> str:

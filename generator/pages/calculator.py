@@ -16,15 +16,16 @@ from typing import Any
 
 import jinja2
 
-from generator.engine import scoring as engine
-from generator.engine.cards import ALL_CARDS
-from generator.engine.model import Reason, Rules
-from generator.errors import RulesdocError
-from generator.i18n.markup import json_for_script
-from generator.i18n.translate import CARD_CONTEXT, Formatter, Translator, english_card_name
-from generator.pages.template_errors import template_error
-from generator.pages.view import MAX_PIPS
-from generator.spec.rules_data import rule_values
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import ALL_CARDS
+from rulesdoc.engine.model import Reason, Rules
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.markup import json_for_script
+from rulesdoc.i18n.translate import CARD_CONTEXT, Translator, english_card_name
+from rulesdoc.pages.template_errors import template_error
+from rulesdoc.pages.view import MAX_PIPS
+from rulesdoc.spec.rules_data import rule_values
 
 CALCULATOR_TEMPLATE = "_calculator.j2"
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from generator.errors import Location, RulesdocError, short
-from generator.i18n import po
-from generator.i18n.po import Key, LoadedCatalog
-from generator.i18n.verdicts import Verdict
+from rulesdoc.errors import Location, RulesdocError, short
+from rulesdoc.i18n import po
+from rulesdoc.i18n.po import Key, LoadedCatalog
+from rulesdoc.i18n.verdicts import Verdict
 
 Stamp = tuple[int, int, int]  # size, modification time, inode
 T = TypeVar("T")
@@ -60,7 +60,7 @@ class Memory:
     environments: dict[Path, Any] = field(default_factory=dict)  # the page templates' Jinja environment
 
     def load(self, path: Path, root: Path | None = None) -> LoadedCatalog:
-        """:func:`generator.i18n.po.load`, unless the file is the one parsed last time."""
+        """:func:`rulesdoc.i18n.po.load`, unless the file is the one parsed last time."""
         key = stamp(path)
         known = self.catalogs.get(path)
         if key is not None and known is not None and known[0] == key:

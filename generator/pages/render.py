@@ -4,8 +4,8 @@
 the verdict on each of its entries. :meth:`Workspace.render` is the one rendering call: per
 language, its pages or its error, and the messages it missed (once each, with the template line
 that asked). A page that shows some English gets one translated notice under its heading
-(:func:`add_notice`). What a miss or an error means is the policy's (:mod:`generator.i18n.policy`):
-``check`` reports it, ``render`` and strict builds refuse it (:mod:`generator.cli.render_checked`).
+(:func:`add_notice`). What a miss or an error means is the policy's (:mod:`rulesdoc.i18n.policy`):
+``check`` reports it, ``render`` and strict builds refuse it (:mod:`rulesdoc.cli.render_checked`).
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from pathlib import Path
 import jinja2
 from jinja2 import nodes
 
-from generator.engine.model import Reason, Rules
-from generator.errors import Location, RulesdocError, display_path
-from generator.i18n import po
-from generator.i18n.cldr import Formatter, close_sentence_gaps
-from generator.i18n.markup import escape_text, quote_english
-from generator.i18n.po import Key, LoadedCatalog
-from generator.i18n.policy import Policy, read_policy
-from generator.i18n.theme import THEME_CONTEXT
-from generator.i18n.translate import (
+from rulesdoc.engine.model import Reason, Rules
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n import po
+from rulesdoc.i18n.cldr import Formatter, close_sentence_gaps
+from rulesdoc.i18n.markup import escape_text, quote_english
+from rulesdoc.i18n.po import Key, LoadedCatalog
+from rulesdoc.i18n.policy import Policy, read_policy
+from rulesdoc.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n.translate import (
     FALLBACK_OPEN,
     CatalogStats,
     Language,
@@ -38,14 +38,14 @@ from generator.i18n.translate import (
     discover_languages,
     judge_catalog,
 )
-from generator.i18n.verdicts import Verdict
-from generator.io import files, folders
-from generator.io.project import Project as Project  # where the inputs live; the CLI imports it alone
-from generator.pages.calculator import calculator_data
-from generator.pages.rebuild_memory import Memory, folder_stamp
-from generator.pages.template_errors import template_error
-from generator.pages.view import page_context
-from generator.spec.rules import load_rules
+from rulesdoc.i18n.verdicts import Verdict
+from rulesdoc.io import files, folders
+from rulesdoc.io.project import Project
+from rulesdoc.pages.calculator import calculator_data
+from rulesdoc.pages.rebuild_memory import Memory, folder_stamp
+from rulesdoc.pages.template_errors import template_error
+from rulesdoc.pages.view import page_context
+from rulesdoc.spec.rules import load_rules
 
 PAGE_SUFFIX = ".md.j2"
 STATUS_PAGE = "translation-status"  # the notice links here when check.yaml names no translate_url
@@ -314,7 +314,7 @@ def add_notice(text: str, translate: Translator, help_url: str | None, all_engli
     page when the project has one. Its texts are theme messages, themselves marked as English
     where the catalog lacks them.
     """
-    from generator.i18n.theme import EXTRA
+    from rulesdoc.i18n.theme import EXTRA
 
     said = translate.pgettext(THEME_CONTEXT, EXTRA[NOTICE_ALL if all_english else NOTICE][0])
     link = ""

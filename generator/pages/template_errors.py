@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jinja2
 
-from generator.errors import Location, RulesdocError, display_path
+from rulesdoc.errors import Location, RulesdocError, display_path
 
 
 def _template_frame(error: BaseException, templates: Path) -> Location | None:

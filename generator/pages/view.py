@@ -11,18 +11,12 @@ import enum
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.engine import scoring as engine
-from generator.engine.cards import Card
-from generator.engine.model import Example, Reason, Rules
-from generator.i18n.markup import attribute
-from generator.i18n.translate import (
-    CARD_CONTEXT,
-    CatalogStats,
-    Formatter,
-    Translator,
-    english_card_name,
-    unmarked,
-)
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import Card
+from rulesdoc.engine.model import Example, Reason, Rules
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.markup import attribute
+from rulesdoc.i18n.translate import CARD_CONTEXT, CatalogStats, Translator, english_card_name, unmarked
 
 
 @dataclass(frozen=True)

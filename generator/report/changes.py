@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from generator.engine import scoring as engine
-from generator.engine.model import Rules
-from generator.errors import Location, RulesdocError, display_path, short
-from generator.io import files
-from generator.spec.rules import load_rules, parse_rules
-from generator.spec.rules_data import PlayerCount, player_counts, rule_values
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.model import Rules
+from rulesdoc.errors import Location, RulesdocError, display_path, short
+from rulesdoc.io import files
+from rulesdoc.spec.rules import load_rules, parse_rules
+from rulesdoc.spec.rules_data import PlayerCount, player_counts, rule_values
 
 Value = int | float
 K = TypeVar("K")
@@ -255,10 +255,11 @@ def _translated(string: object) -> bool:
 def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageChange, ...]:
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
-    from generator.i18n import po
-    from generator.i18n.catalogs import extract, merge, prefill_theme
-    from generator.i18n.translate import catalog_codes, catalog_path
-    from generator.i18n.verdicts import from_theme
+    from rulesdoc.i18n import po
+    from rulesdoc.i18n.catalogs import merge, prefill_theme
+    from rulesdoc.i18n.extraction import extract
+    from rulesdoc.i18n.translate import catalog_codes, catalog_path
+    from rulesdoc.i18n.verdicts import from_theme
 
     codes = catalog_codes(locales)
     if not codes:

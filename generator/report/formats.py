@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from generator.errors import short
-from generator.i18n.markup import escape_text
-from generator.io import files
-from generator.report.changes import MessageChange, Outcome, Report, Value
-from generator.spec.rules_data import PlayerCount
+from rulesdoc.errors import short
+from rulesdoc.i18n.markup import escape_text
+from rulesdoc.io import files
+from rulesdoc.report.changes import MessageChange, Outcome, Report, Value
+from rulesdoc.spec.rules_data import PlayerCount
 
 
 def _number(value: Value | None) -> str:

@@ -2,16 +2,16 @@
 
 ``yaml.compose`` builds the whole document as nodes before anything can be read from it:
 about 10 kB per round, 1 GB for 100 000 rounds. Here PyYAML's event API walks to the rounds;
-each round alone is composed into nodes, read by :func:`generator.spec.rules.parse_round` and
+each round alone is composed into nodes, read by :func:`rulesdoc.spec.rules.parse_round` and
 handed on, and its nodes are dropped before the next one is read. Errors keep their line:
 they are the same one-line errors, from the same node readers, as when the input is read whole.
 
-The events come from the one bounded YAML loader (:mod:`generator.io.yamlload`: LibYAML where
+The events come from the one bounded YAML loader (:mod:`rulesdoc.io.yamlload`: LibYAML where
 PyYAML has it, about 15 times faster than PyYAML's own parser); its syntax errors are translated
 there, never found by reading the text again. The input itself is read whole (its size is
-bounded: :data:`generator.io.files.MAX_SCORE_INPUT_BYTES`), so that an error can name its line.
+bounded: :data:`rulesdoc.io.files.MAX_SCORE_INPUT_BYTES`), so that an error can name its line.
 What this needs of PyYAML's composer (its anchors, one node composed at a time) is
-:class:`generator.io.yamlload.EventReader`'s: the PyYAML seam.
+:class:`rulesdoc.io.yamlload.EventReader`'s: the PyYAML seam.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ from yaml.events import (
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.engine.model import Round
-from generator.errors import Location, RulesdocError, display_path
-from generator.io import files
-from generator.io.yaml_nodes import check_tag, mapping, sequence
-from generator.io.yamlload import EventReader, Source, yaml_error
+from rulesdoc.engine.model import Round
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.io import files
+from rulesdoc.io.yaml_nodes import check_tag, mapping, sequence
+from rulesdoc.io.yamlload import EventReader, Source, yaml_error
 
 # The reader of rules.py (from the table of fields), so that a round read here fails with the same words.
-from generator.spec.rules import parse_round
+from rulesdoc.spec.rules import parse_round
 
 Form = Literal["round", "list", "game"]
 STDIN = "<stdin>"

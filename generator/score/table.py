@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.engine.model import Reason, Round
-from generator.engine.scoring import Game, RoundResult
+from rulesdoc.engine.model import Reason, Round
+from rulesdoc.engine.scoring import Game, RoundResult
 
 RULE_WORDS = {
     Reason.WINNER: "went out",
@@ -73,5 +73,5 @@ def game_end_block(game: Game) -> str:
     return f"Totals: {totals} (target {game.target})\n{verdict}"
 
 
-# Blocks are separated by an empty line; `score` writes them one at a time (generator.score.writing).
+# Blocks are separated by an empty line; `score` writes them one at a time (rulesdoc.score.writing).
 BLOCK_SEPARATOR = "\n\n"

@@ -1,8 +1,8 @@
 """``rulesdoc score``: rounds read, scored and written one at a time.
 
 Memory stays bounded whatever the number of rounds: the input is read round by round
-(:class:`generator.score.reading.RoundStream`), a game keeps only its running totals
-(:class:`generator.engine.scoring.Game`), and each round's result is written once it is known, in the
+(:class:`rulesdoc.score.reading.RoundStream`), a game keeps only its running totals
+(:class:`rulesdoc.engine.scoring.Game`), and each round's result is written once it is known, in the
 bytes the whole document would have had (``json.dumps(..., indent=2)``, or the text tables).
 
 Output is held back up to :data:`HOLD_CHARS`, so an input refused within its first rounds
@@ -18,11 +18,11 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from generator.engine import scoring as engine
-from generator.engine.model import Round, Rules
-from generator.errors import Location, RulesdocError
-from generator.score.reading import Form, RoundStream
-from generator.score.table import BLOCK_SEPARATOR, game_end_block, round_block
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.model import Round, Rules
+from rulesdoc.errors import Location, RulesdocError
+from rulesdoc.score.reading import Form, RoundStream
+from rulesdoc.score.table import BLOCK_SEPARATOR, game_end_block, round_block
 
 Write = Callable[[str], None]
 HOLD_CHARS = 1024 * 1024  # about 4 000 rounds of JSON

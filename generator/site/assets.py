@@ -14,7 +14,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from generator.site.classic import classic_script
+from rulesdoc.site.classic import classic_script
 
 FOLDER = "assets/rulesdoc"
 SCRIPT = f"{FOLDER}/calculator.js"  # the page's script: it starts one of the two below
@@ -27,7 +27,7 @@ SCORER = f"{FOLDER}/scoring.mjs"
 def site_files() -> dict[str, bytes]:
     """The files by their path in the site, as bytes: the same package gives the same bytes."""
     # Each beside the module that owns it, wherever that package was imported from.
-    site, export = resources.files("generator.site"), resources.files("generator.export")
+    site, export = resources.files("rulesdoc.site"), resources.files("rulesdoc.export")
     modules = {
         MODULE: site.joinpath("calculator.mjs").read_bytes(),
         WORDS: site.joinpath("calculator_words.mjs").read_bytes(),

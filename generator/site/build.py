@@ -4,7 +4,7 @@ Every language is a MkDocs build of its own (its own search index, 404 page and 
 strings), run in worker processes forked from the main build, one per core. They share:
 
 - **the theme's compiled templates**: one Jinja environment (each language's theme strings
-  a partial of its own name in it), compiled by a helper process (:mod:`generator.site.helper`);
+  a partial of its own name in it), compiled by a helper process (:mod:`rulesdoc.site.helper`);
 - **the validated configuration**: copied for each build, not read again;
 - **the theme's files and the docs folder's static files**: copied once, at the site root;
   a language's pages point there with relative URLs (``../assets/...``) that work from
@@ -29,11 +29,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort
 from mkdocs.theme import Theme
 
-from generator.errors import RulesdocError, display_path
-from generator.pages.rebuild_memory import Memory, digest
-from generator.site import helper, preview, rootfiles
-from generator.site.languages import Judged, LanguageSite, Rendering, realize
-from generator.site.mkdocs_internals import (
+from rulesdoc.errors import RulesdocError, display_path
+from rulesdoc.pages.rebuild_memory import Memory, digest
+from rulesdoc.site import helper, preview, rootfiles
+from rulesdoc.site.languages import Judged, LanguageSite, Rendering, realize
+from rulesdoc.site.mkdocs_internals import (
     ListingEnvironment,
     build_language,
     copy_config,
@@ -107,7 +107,7 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
 
 
 def start_helper(config: MkDocsConfig, root: Path) -> None:
-    """Hand the helper process (:mod:`generator.site.helper`) the theme to compile and the project to
+    """Hand the helper process (:mod:`rulesdoc.site.helper`) the theme to compile and the project to
     extract, while the main build reads the catalogs. With one core, the main build does both.
 
     Measured gain: it takes ~0.3 s of CPU (the theme ~255 ms, the extraction ~45 ms) off the
@@ -176,7 +176,7 @@ def _url(context: jinja2.runtime.Context, value: str) -> str:
 
 def _script_tag(original: Callable[..., str]) -> Callable[..., str]:
     """MkDocs' ``script_tag`` filter (its own ``url``, not ours); in a language build, a script
-    of the site root's (the calculator's, :mod:`generator.site.assets`) is pointed there."""
+    of the site root's (the calculator's, :mod:`rulesdoc.site.assets`) is pointed there."""
 
     @jinja2.pass_context
     def script_tag(context: jinja2.runtime.Context, script: object) -> str:
@@ -293,7 +293,7 @@ def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
 
 def workers() -> int:
     """As many worker processes as cores; ``RULESDOC_WORKERS=1`` builds in one process (profiling).
-    The workers inherit what the main build made (fork: POSIX, as generator.io.files is).
+    The workers inherit what the main build made (fork: POSIX, as rulesdoc.io.files is).
 
     Measured gain: wall time, where cores are idle (bench/RESULTS.md, a quiet machine: wall / CPU
     0.75, 0.65, 0.64 at 6, 20, 48 languages; one process has about 1.0). On a busy machine they buy

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from generator.errors import RulesdocError
-from generator.i18n import theme
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n import theme
 
 if TYPE_CHECKING:
-    from generator.site.languages import LanguageSite
+    from rulesdoc.site.languages import LanguageSite
 
 _HTML_TAG = re.compile(r"<html\b([^>]*)>")
 # Material writes each hreflang link on a line of its own after a blank line of indentation.

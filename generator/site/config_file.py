@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import yaml
 from yaml_env_tag import construct_env_tag
 
-from generator.errors import Location, RulesdocError, display_path, printable, short
-from generator.io import files
+from rulesdoc.errors import Location, RulesdocError, display_path, printable, short
+from rulesdoc.io import files
 
 
 class _Loader(yaml.Loader):

@@ -23,8 +23,8 @@ import jinja2.meta
 from babel.messages.catalog import Catalog
 from jinja2.bccache import Bucket
 
-from generator.errors import RulesdocError
-from generator.i18n import catalogs
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n import extraction
 
 if TYPE_CHECKING:  # the site source and `check` use this module without any engine installed
     from mkdocs.theme import Theme
@@ -54,7 +54,7 @@ class _Helper:
         self.pool = pool
         self.root = root
         self.extraction: multiprocessing.pool.AsyncResult[Catalog] = pool.apply_async(
-            catalogs.extract, (root,)
+            extraction.extract, (root,)
         )
         self.theme: multiprocessing.pool.AsyncResult[dict[str, bytes]] = pool.apply_async(_compile_theme)
 
@@ -88,7 +88,7 @@ def extracted(root: Path) -> Catalog:
             log.warning(
                 "the helper's extraction failed (%s: %s); extracting here", type(error).__name__, error
             )
-    return catalogs.extract(root)
+    return extraction.extract(root)
 
 
 def compiled() -> dict[str, bytes]:

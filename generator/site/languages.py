@@ -15,16 +15,17 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from generator import lint
-from generator.errors import Refusal, RulesdocError
-from generator.i18n import theme
-from generator.i18n.theme import THEME_CONTEXT
-from generator.i18n.translate import Language, Translator, judge_catalog
-from generator.i18n.verdicts import Status
-from generator.io import files
-from generator.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
-from generator.pages.render import LanguageResult, Project, Workspace
-from generator.site import helper
+from rulesdoc import lint
+from rulesdoc.errors import Refusal, RulesdocError
+from rulesdoc.i18n import theme
+from rulesdoc.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n.translate import Language, Translator, judge_catalog
+from rulesdoc.i18n.verdicts import Status
+from rulesdoc.io import files
+from rulesdoc.io.project import Project
+from rulesdoc.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
+from rulesdoc.pages.render import LanguageResult, Workspace
+from rulesdoc.site import helper
 
 # Where mkdocs.yml has no site_name (render alone needs none; every engine requires one).
 DEFAULT_SITE_NAME = "Help"
@@ -33,7 +34,7 @@ DEFAULT_SITE_NAME = "Help"
 def site_name_of(project: Project) -> str:
     """The project's own site name, mkdocs.yml's ``site_name``: a message translators translate
     (the theme's extractor takes it from there), shown in the header, logo title and <title>."""
-    from generator.site.config_file import read_config
+    from rulesdoc.site.config_file import read_config
 
     name = read_config(project.root / "mkdocs.yml").get("site_name")
     return name if isinstance(name, str) and name.strip() else DEFAULT_SITE_NAME
@@ -137,7 +138,7 @@ def prepare(
     language is rendered and judged by its own build (:func:`realize`), in parallel, and the main
     build settles them all at its end (:meth:`Rendering.settle`), before anything is published.
     """
-    from generator.i18n.translate import SOURCE, select_languages
+    from rulesdoc.i18n.translate import SOURCE, select_languages
 
     workspace = Workspace.load(project, memory=memory)
     published = select_languages(workspace.languages, codes)

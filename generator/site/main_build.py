@@ -1,13 +1,13 @@
-"""The MkDocs build of a whole site, event by event: what the plugin (:mod:`generator.site.plugin`)
+"""The MkDocs build of a whole site, event by event: what the plugin (:mod:`rulesdoc.site.plugin`)
 delegates to, so the plugin itself only maps MkDocs' events onto these methods.
 
 ``mkdocs build`` on the project's ``mkdocs.yml`` builds the source language at the site root;
-beside it (worker processes started after its first page, :mod:`generator.site.build`) every
+beside it (worker processes started after its first page, :mod:`rulesdoc.site.build`) every
 other language is built into ``<site>/<tag>/`` from the same configuration. What each language
 says (pages, site name, search language, theme strings, switcher, 404) is the site source's
-(:mod:`generator.site.source`, :mod:`generator.site.languages`), the same for every engine.
+(:mod:`rulesdoc.site.source`, :mod:`rulesdoc.site.languages`), the same for every engine.
 
-The main build reads the workspace once, and applies the one policy (:mod:`generator.lint`) to
+The main build reads the workspace once, and applies the one policy (:mod:`rulesdoc.lint`) to
 every language before the site is published: a strict build refuses exactly what ``rulesdoc
 check`` calls an error, in the same words; a preview (``mkdocs serve``) logs them as warnings,
 shows English (marked ``lang="en"``) for a refused message, and keeps the last good pages when an
@@ -24,18 +24,18 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 
-from generator.errors import RulesdocError, display_path
-from generator.io import folders
-from generator.pages.rebuild_memory import Memory
-from generator.pages.render import Project
-from generator.site import build as sitebuild
-from generator.site import chrome, helper, mkdocs_package, publishing, source
-from generator.site.config_file import checked_site_url
-from generator.site.languages import LanguageSite, Rendering, prepare, theme_language
-from generator.site.mkdocs_internals import has_search, set_search_language
-from generator.site.source import counterpart, language_root
-from generator.site.strict_warnings import StrictWarnings
-from generator.spec.schema import publish_schema
+from rulesdoc.errors import RulesdocError, display_path
+from rulesdoc.io import folders
+from rulesdoc.io.project import Project
+from rulesdoc.pages.rebuild_memory import Memory
+from rulesdoc.site import build as sitebuild
+from rulesdoc.site import chrome, helper, mkdocs_package, publishing, source
+from rulesdoc.site.config_file import checked_site_url
+from rulesdoc.site.languages import LanguageSite, Rendering, prepare, theme_language
+from rulesdoc.site.mkdocs_internals import has_search, set_search_language
+from rulesdoc.site.source import counterpart, language_root
+from rulesdoc.site.strict_warnings import StrictWarnings
+from rulesdoc.spec.schema import publish_schema
 
 # Input errors while previewing: outside the engine's logger ("mkdocs", "properdocs"), whose strict
 # mode would count an error and fail the rebuild, which leaves `mkdocs serve` holding every request
@@ -143,7 +143,7 @@ class MainBuild:
         ]
 
     def not_found_data(self, config: MkDocsConfig) -> dict[str, Any]:
-        """What the 404 page's script needs (:mod:`generator.site.publishing`)."""
+        """What the 404 page's script needs (:mod:`rulesdoc.site.publishing`)."""
         if self.site is None:
             return {}
         language_folders = [lang.tag for lang in self.rendering_now().languages if not lang.is_source]
@@ -244,7 +244,7 @@ class MainBuild:
 
 def apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     """The theme, search and Markdown settings that make a build speak one language (decided by
-    the site source, :mod:`generator.site.source`)."""
+    the site source, :mod:`rulesdoc.site.source`)."""
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name

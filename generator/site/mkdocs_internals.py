@@ -5,7 +5,7 @@ changes. :data:`ASSUMPTIONS` states each assumption as a small check that ``test
 runs (fast, no build): after an upgrade of mkdocs or mkdocs-material, a failing check names the
 assumption that no longer holds, before a build misbehaves in a way that is hard to trace.
 
-The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site.build`):
+The uses, by what they buy (measured by ``make bench``; see :mod:`rulesdoc.site.build`):
 
 1. :func:`build_language`: ``mkdocs.commands.build.build(config)``, one MkDocs build per
    language in the same (forked) process. MkDocs has no public Python API for a build; a
@@ -30,7 +30,7 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site
 5. :func:`theme_url`: MkDocs' ``url`` filter (``mkdocs.utils.templates.url_filter``), wrapped
    so a language build's theme files point at the site root. The filter is registered by
    ``Theme.get_env`` under the name ``url``; MkDocs exports no function for it.
-6. :class:`~generator.site.strict_warnings.StrictWarnings`: whether MkDocs will refuse a strict
+6. :class:`~rulesdoc.site.strict_warnings.StrictWarnings`: whether MkDocs will refuse a strict
    build. MkDocs counts the warnings logged under the ``mkdocs`` logger during a build and
    aborts a strict one *after* the ``on_post_build`` event, where our plugin swaps the new site
    in. We count the same warnings with a plain ``logging.Handler`` (public API) and do not swap
@@ -44,16 +44,16 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`generator.site
    reads the plugin's options as the build does (``!ENV``, ``!relative``). Not exported by name.
 9. :data:`KEPT_BY_CLEAN`: MkDocs empties the site folder before a build but keeps names that
    start with a dot (``mkdocs.utils.clean_directory``): the preview keeps its language builds in
-   such a folder between rebuilds (:mod:`generator.site.preview`).
+   such a folder between rebuilds (:mod:`rulesdoc.site.preview`).
 10. :func:`build_timestamp`: the time MkDocs stamps a build with (``mkdocs.utils.get_build_timestamp``:
    ``SOURCE_DATE_EPOCH`` when set), for the root sitemap's gzip header, so it matches the
    sitemaps MkDocs writes and two builds of one commit are byte-identical.
 
-Material's language partials (its theme strings) are read by :mod:`generator.i18n.material_partials`,
+Material's language partials (its theme strings) are read by :mod:`rulesdoc.i18n.material_partials`,
 its own seam, checked by ``tests/test_seams.py``.
 
 No engine module is imported here at the top: each use imports it, through
-:mod:`generator.site.mkdocs_package` (``mkdocs``, or ``properdocs`` where ProperDocs replaces
+:mod:`rulesdoc.site.mkdocs_package` (``mkdocs``, or ``properdocs`` where ProperDocs replaces
 MkDocs), so the commands that need no engine run with neither installed, and build machinery
 costs a command only when it builds.
 """
@@ -70,14 +70,14 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from generator.seam import Assumption, holds, installed
-from generator.site import mkdocs_package
+from rulesdoc.seam import Assumption, holds, installed
+from rulesdoc.site import mkdocs_package
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.theme import Theme
 
-    from generator.i18n.theme import SearchSettings
+    from rulesdoc.i18n.theme import SearchSettings
 
 # ---------------------------------------------------------------- 1. a build in this process
 

@@ -1,5 +1,5 @@
 """The rulesdoc plugin's options in mkdocs.yml, for the commands that run without MkDocs' build
-(``check``, ``render``): read here, with the site's code, by :mod:`generator.site.config_file`,
+(``check``, ``render``): read here, with the site's code, by :mod:`rulesdoc.site.config_file`,
 which needs no engine installed."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ class SiteOptions:
 
 
 def site_options(mkdocs_yml: Path) -> SiteOptions:
-    from generator.site.config_file import checked_site_url, plugin_options, read_config
+    from rulesdoc.site.config_file import checked_site_url, plugin_options, read_config
 
     config = read_config(mkdocs_yml)
     checked_site_url(mkdocs_yml, config.get("site_url"))  # refused by check as by every build

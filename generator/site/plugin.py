@@ -1,10 +1,10 @@
 """The MkDocs plugin: a thin adapter from MkDocs' events to rulesdoc's site build.
 
-Each event delegates to :class:`generator.site.main_build.MainBuild` (the run's state and the
-orchestration of the language builds) or to the site source's pieces (:mod:`generator.site.source`,
-:mod:`generator.site.rootfiles`), in a few lines. ProperDocs runs this plugin too (it reads the
+Each event delegates to :class:`rulesdoc.site.main_build.MainBuild` (the run's state and the
+orchestration of the language builds) or to the site source's pieces (:mod:`rulesdoc.site.source`,
+:mod:`rulesdoc.site.rootfiles`), in a few lines. ProperDocs runs this plugin too (it reads the
 ``mkdocs.plugins`` entry points); Zensical runs no plugin, and rulesdoc drives it from the same
-site source instead (:mod:`generator.site.zensical`).
+site source instead (:mod:`rulesdoc.site.zensical`).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from generator.pages.render import Project
-from generator.site import assets, publishing, rootfiles
-from generator.site import build as sitebuild
-from generator.site.main_build import MainBuild
+from rulesdoc.io.project import Project
+from rulesdoc.site import assets, publishing, rootfiles
+from rulesdoc.site import build as sitebuild
+from rulesdoc.site.main_build import MainBuild
 
 NOT_FOUND = "404.html"
 

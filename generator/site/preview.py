@@ -1,6 +1,6 @@
 """The preview's site folder between rebuilds: a language whose build did not change is put back
 from its last build (MkDocs empties the site folder first). What the rebuilds remember, and
-how an entry is keyed, is :mod:`generator.pages.rebuild_memory`."""
+how an entry is keyed, is :mod:`rulesdoc.pages.rebuild_memory`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.site.mkdocs_internals import KEPT_BY_CLEAN
+from rulesdoc.site.mkdocs_internals import KEPT_BY_CLEAN
 
 # Beside the languages in the site folder: MkDocs' emptying of it keeps this name (a dot name).
 BUILDS = KEPT_BY_CLEAN + "rulesdoc-languages"

@@ -37,7 +37,7 @@ def listing(theme_dirs: list[str], keep: Any) -> list[str]:
 
 def note(files: Files, also: tuple[str, ...] = ()) -> None:
     """The static files the main build copies to the site root, the theme's and the docs
-    folder's, and ``also`` (rulesdoc's own, :mod:`generator.site.assets`): every language is the
+    folder's, and ``also`` (rulesdoc's own, :mod:`rulesdoc.site.assets`): every language is the
     same there, so the language builds point at these."""
     global _root
     _root = frozenset(

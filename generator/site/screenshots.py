@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import RulesdocError, display_path
-from generator.i18n.po import Key
-from generator.i18n.translate import Language, Translator, select_languages
-from generator.i18n.verdicts import Verdict
-from generator.io import folders
-from generator.io.project import Project
-from generator.pages.render import Workspace
+from rulesdoc.errors import RulesdocError, display_path
+from rulesdoc.i18n.po import Key
+from rulesdoc.i18n.translate import Language, Translator, select_languages
+from rulesdoc.i18n.verdicts import Verdict
+from rulesdoc.io import folders
+from rulesdoc.io.project import Project
+from rulesdoc.pages.render import Workspace
 
 MARK = "data-rd-msg"
 MANIFEST = "manifest.json"

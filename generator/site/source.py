@@ -1,11 +1,11 @@
 """The site source: everything a static-site engine needs to publish every language, decided here.
 
-rulesdoc renders and judges every language (:func:`generator.site.languages.prepare`, the one
+rulesdoc renders and judges every language (:func:`rulesdoc.site.languages.prepare`, the one
 policy ``check`` applies), and then says, per language, all a reader will see: the pages, the
 site name, the theme strings (as the theme's language partial), the search language and
 separator, the switcher and hreflang links to *the same page* in every offered language, the
 palette toggles' names, the 404 page's data. An engine adapter only translates this into its
-own terms (:mod:`generator.site.zensical`; the MkDocs plugin, :mod:`generator.site.plugin`), so
+own terms (:mod:`rulesdoc.site.zensical`; the MkDocs plugin, :mod:`rulesdoc.site.plugin`), so
 the engines cannot disagree on content, only on what an engine cannot do (named in
 manual/publishing.md, "Platform").
 
@@ -34,14 +34,14 @@ from typing import Any
 import yaml
 from markupsafe import Markup
 
-from generator.errors import Location, RulesdocError
-from generator.i18n import theme
-from generator.i18n.material_partials import LANGUAGE_PARTIALS, material_dir, parse_partial
-from generator.i18n.translate import Language
-from generator.pages.render import Project
-from generator.site import assets
-from generator.site.config_file import checked_site_url, plugin_options, read_config
-from generator.site.languages import LanguageSite, Rendering, prepare
+from rulesdoc.errors import Location, RulesdocError
+from rulesdoc.i18n import theme
+from rulesdoc.i18n.material_partials import LANGUAGE_PARTIALS, material_dir, parse_partial
+from rulesdoc.i18n.translate import Language
+from rulesdoc.io.project import Project
+from rulesdoc.site import assets
+from rulesdoc.site.config_file import checked_site_url, plugin_options, read_config
+from rulesdoc.site.languages import LanguageSite, Rendering, prepare
 
 # Our theme templates, placed before the theme's own: a safe <title>, the translated 404 and
 # footer, the switcher to the same page. Jinja and MiniJinja alike read them (no Python methods).

@@ -1,14 +1,14 @@
 """Whether the engine will refuse a strict build: its warnings, counted as it counts them.
 
 The assumption this leans on (the engine counts warnings on its logger and refuses *after*
-``on_post_build``) is item 6 of :mod:`generator.site.mkdocs_internals`, checked there.
+``on_post_build``) is item 6 of :mod:`rulesdoc.site.mkdocs_internals`, checked there.
 """
 
 from __future__ import annotations
 
 import logging
 
-from generator.site import mkdocs_package
+from rulesdoc.site import mkdocs_package
 
 
 class StrictWarnings(logging.Handler):

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import display_path
-from generator.i18n.translate import Language
-from generator.site.source import NOT_FOUND, language_root, page_url
+from rulesdoc.errors import display_path
+from rulesdoc.i18n.translate import Language
+from rulesdoc.site.source import NOT_FOUND, language_root, page_url
 
 # Where each engine writes a language's search index: Material's search plugin (MkDocs,
 # ProperDocs), Zensical's own.

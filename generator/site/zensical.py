@@ -1,11 +1,11 @@
-"""The Zensical adapter: the site source (:mod:`generator.site.source`) built by Zensical.
+"""The Zensical adapter: the site source (:mod:`rulesdoc.site.source`) built by Zensical.
 
 Zensical reads a mkdocs.yml but runs none of MkDocs' plugins (ours included: on our own
 mkdocs.yml it builds a site with no page at all). So rulesdoc writes the source, one engine
 configuration per language, runs ``zensical build --strict`` on each (in parallel), and puts
 the builds together: the source language at the site root, every other under ``<tag>/``.
 What the theme cannot say per page is written into each page as the MkDocs build writes it
-(:mod:`generator.site.chrome`): the hreflang links to the same page, the direction on
+(:mod:`rulesdoc.site.chrome`): the hreflang links to the same page, the direction on
 ``<html>``, ``lang="en"`` on chrome that falls back to English. Then the root sitemap and the
 rules schema, and the whole site is swapped in at once: the old one stays if anything fails.
 
@@ -24,11 +24,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from generator.errors import RulesdocError, display_path
-from generator.io import folders
-from generator.pages.render import Project
-from generator.site import chrome, publishing
-from generator.site.source import (
+from rulesdoc.errors import RulesdocError, display_path
+from rulesdoc.io import folders
+from rulesdoc.io.project import Project
+from rulesdoc.site import chrome, publishing
+from rulesdoc.site.source import (
     CONFIG_NAME,
     NOT_FOUND,
     LanguageSource,
@@ -38,7 +38,7 @@ from generator.site.source import (
     site_source,
     write_source,
 )
-from generator.spec.schema import publish_schema
+from rulesdoc.spec.schema import publish_schema
 
 BUILD_TIMEOUT = 600  # seconds a language's build may take (a stuck engine is an error, not a hang)
 

@@ -3,14 +3,14 @@
 Each field has a name, a description, whether it is required, and a kind (its type, bounds,
 pattern, default, or the fields nested in it). Two readers are derived from this table:
 
-- the loader (:mod:`generator.spec.values`, :mod:`generator.spec.rules`): which keys a mapping
+- the loader (:mod:`rulesdoc.spec.values`, :mod:`rulesdoc.spec.rules`): which keys a mapping
   takes and requires, and how each value is read and bounded, with its one-line errors;
-- the JSON Schema (:mod:`generator.spec.schema`): the same fields, for editors and apps.
+- the JSON Schema (:mod:`rulesdoc.spec.schema`): the same fields, for editors and apps.
 
 What needs two values at once (``players.min`` ≤ ``players.max``, a seat that exists, unique
 ids, two decks' card limits, an example showing its rule, the target share) is not here: a
 JSON Schema cannot compare one value with another. Those *semantic checks* stay in code,
-named as such in :mod:`generator.spec.rules`.
+named as such in :mod:`rulesdoc.spec.rules`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
-from generator.engine.cards import (
+from rulesdoc.engine.cards import (
     ALL_CARDS,
     COPIES_PER_CARD,
     JOKER_CODE,
@@ -29,7 +29,7 @@ from generator.engine.cards import (
     Rank,
     Suit,
 )
-from generator.engine.model import Reason
+from rulesdoc.engine.model import Reason
 
 MAX_CARDS = (len(ALL_CARDS) - 1) * COPIES_PER_CARD + JOKERS_PER_ROUND  # 108: two decks, four jokers
 # No Rami score comes near this; the bound keeps every number of a round in a 32-bit int (and

@@ -2,7 +2,7 @@
 
 The YAML is composed into nodes by the one bounded loader and read node by node, so each
 error can name the line of the offending key. Which keys each mapping takes, and how each
-value is read and bounded, comes from the table of fields (:mod:`generator.spec.fields`),
+value is read and bounded, comes from the table of fields (:mod:`rulesdoc.spec.fields`),
 the source of the JSON Schema too; what is left here builds the model and makes the
 *semantic checks*: those that compare values, which no JSON Schema can express.
 """
@@ -17,14 +17,14 @@ from typing import Any
 
 from yaml.nodes import Node
 
-from generator.engine.cards import MAX_PLAYERS
-from generator.engine.model import Example, Hand, Reason, Round, Rules
-from generator.errors import Location, RulesdocError, display_path
-from generator.io import files
-from generator.io.yaml_nodes import sequence
-from generator.io.yamlload import Source, compose
-from generator.spec import values
-from generator.spec.fields import (
+from rulesdoc.engine.cards import MAX_PLAYERS
+from rulesdoc.engine.model import Example, Hand, Reason, Round, Rules
+from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.io import files
+from rulesdoc.io.yaml_nodes import sequence
+from rulesdoc.io.yamlload import Source, compose
+from rulesdoc.spec import values
+from rulesdoc.spec.fields import (
     EXAMPLE,
     HAND,
     MAX_CARDS,
@@ -223,7 +223,7 @@ def _check_target_share(rules: Rules, node: Node, fraction: float, source: Sourc
 
     The share grows with the player count, so the fewest players decide.
     """
-    from generator.engine import scoring as engine  # the engine depends on the model only
+    from rulesdoc.engine import scoring as engine  # the engine depends on the model only
 
     players = rules.players_min
     if engine.target_share(rules, players) < 1:
@@ -238,7 +238,7 @@ def _check_target_share(rules: Rules, node: Node, fraction: float, source: Sourc
 
 def load_rules(path: Path | str, root: Path | None = None) -> Rules:
     """Load, validate and check ``rules.yaml``: its examples must score and show what they claim."""
-    from generator.engine.scoring import check_example_illustrates  # the engine depends on the model only
+    from rulesdoc.engine.scoring import check_example_illustrates  # the engine depends on the model only
 
     path = Path(path)
     rules = parse_rules(read_text(path, root), display_path(path))

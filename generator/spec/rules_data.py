@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from generator.engine import scoring as engine
-from generator.engine.model import Reason, Round, Rules
-from generator.spec import fields
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.model import Reason, Round, Rules
+from rulesdoc.spec import fields
 
 FORMAT_VERSION = 1  # raised on any change an app's reader would have to follow
 

@@ -3,7 +3,7 @@
 Editors validate and complete ``rules.yaml`` with it (its first line names it for the YAML
 language server), apps read it beside ``rules.json`` in the export bundle, and the site
 publishes it as ``rules.schema.json``. Everything in it (keys, types, bounds, patterns,
-defaults, descriptions) comes from :mod:`generator.spec.fields`, the table the loader reads
+defaults, descriptions) comes from :mod:`rulesdoc.spec.fields`, the table the loader reads
 its checks from too, so the two cannot disagree. What needs two values at once only the
 loader checks (its semantic checks): a JSON Schema cannot compare one value with another.
 """
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.spec.fields import (
+from rulesdoc.spec.fields import (
     RULES,
     RULES_DESCRIPTION,
     Boolean,

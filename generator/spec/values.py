@@ -1,4 +1,4 @@
-"""Read one YAML node as the table of fields (:mod:`generator.spec.fields`) declares it.
+"""Read one YAML node as the table of fields (:mod:`rulesdoc.spec.fields`) declares it.
 
 The loader's value checks, derived from each field's kind: type, bounds, pattern, default,
 and which keys a mapping takes. Every error is one line naming the file and the node's line.
@@ -15,11 +15,11 @@ from fractions import Fraction
 import yaml
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
-from generator.engine.cards import Card, parse_card
-from generator.errors import CONTROL_CHARACTERS, RulesdocError, short
-from generator.io.yaml_nodes import as_integer, check_tag, mapping
-from generator.io.yamlload import Source, scalar_value
-from generator.spec.fields import MAX_VALUE, Boolean, Choice, Integer, Number, Section, Text
+from rulesdoc.engine.cards import Card, parse_card
+from rulesdoc.errors import CONTROL_CHARACTERS, RulesdocError, short
+from rulesdoc.io.yaml_nodes import as_integer, check_tag, mapping
+from rulesdoc.io.yamlload import Source, scalar_value
+from rulesdoc.spec.fields import MAX_VALUE, Boolean, Choice, Integer, Number, Section, Text
 
 
 def keys(node: Node, source: Source, what: str, section: Section) -> dict[str, Node]:

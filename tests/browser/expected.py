@@ -8,18 +8,18 @@ import functools
 import yaml
 from support import ROOT
 
-from generator.engine import scoring as engine
-from generator.engine.cards import parse_card
-from generator.engine.model import CardValues, Reason, Rules
-from generator.i18n.translate import (
+from rulesdoc.engine import scoring as engine
+from rulesdoc.engine.cards import parse_card
+from rulesdoc.engine.model import CardValues, Reason, Rules
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.translate import (
     CARD_CONTEXT,
     SOURCE_LANGUAGE,
-    Formatter,
     Language,
     discover_languages,
     english_card_name,
 )
-from generator.spec.rules import load_rules
+from rulesdoc.spec.rules import load_rules
 
 LOCALES = ROOT / "locales"
 

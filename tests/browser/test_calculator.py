@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from support import ROOT
 
-from generator.export.conformance import conformance
-from generator.i18n import po
-from generator.i18n.translate import Formatter, catalog_path, discover_languages
-from generator.spec.rules import load_rules
+from rulesdoc.export.conformance import conformance
+from rulesdoc.i18n import po
+from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n.translate import catalog_path, discover_languages
+from rulesdoc.spec.rules import load_rules
 
 from . import axe_gate, expected
 from .conftest import Problems, open_context

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from generator.i18n.theme import EXTRA, THEME_CONTEXT
-from generator.i18n.translate import Language
+from rulesdoc.i18n.theme import EXTRA, THEME_CONTEXT
+from rulesdoc.i18n.translate import Language
 
 from . import expected
 from .conftest import Problems, open_context, site_languages

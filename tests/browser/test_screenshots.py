@@ -18,9 +18,9 @@ import pytest
 from support import copy_project
 from support.newlang import fill
 
-from generator.cli import main as cli
-from generator.i18n import catalogs, po
-from generator.site import screenshots
+from rulesdoc.cli import main as cli
+from rulesdoc.i18n import catalogs, po
+from rulesdoc.site import screenshots
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -38,7 +38,7 @@ def project(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def take(project: Path, code: str, out: Path) -> tuple[list[Any], str]:
     """The command as a translator runs it (its own process: the session's Chromium is in this one)."""
-    command = [sys.executable, "-m", "generator", "--root", str(project), "screenshots", "--lang", code]
+    command = [sys.executable, "-m", "rulesdoc", "--root", str(project), "screenshots", "--lang", code]
     done = subprocess.run([*command, "--out", str(out)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads((out / screenshots.MANIFEST).read_text("utf-8")), done.stdout
@@ -78,9 +78,9 @@ def test_a_picture_shows_the_translation_right_to_left(
     try:
         page.set_content(f'<img src="data:image/png;base64,{_base64(tmp_path / "shots" / entry["file"])}">')
         width = page.eval_on_selector("img", "img => img.naturalWidth")
-        from generator.i18n.translate import select_languages
-        from generator.io.project import Project
-        from generator.pages.render import Workspace
+        from rulesdoc.i18n.translate import select_languages
+        from rulesdoc.io.project import Project
+        from rulesdoc.pages.render import Workspace
 
         workspace = Workspace.load(Project.at(project), required=["ar"])
         arabic = select_languages(workspace.languages, ["ar"])[0]
@@ -127,7 +127,7 @@ def test_without_playwright_the_command_says_what_to_install(
 
 
 def test_a_chromium_that_cannot_start_is_one_line_and_nothing_written(project: Path, tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "generator", "--root", str(project), "screenshots", "--lang", "da"]
+    command = [sys.executable, "-m", "rulesdoc", "--root", str(project), "screenshots", "--lang", "da"]
     env = {**os.environ, "RULESDOC_CHROMIUM": str(tmp_path / "no-chromium")}
     done = subprocess.run([*command, "--out", str(tmp_path / "s")], capture_output=True, text=True, env=env)
     assert done.returncode == 2

@@ -16,7 +16,7 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from generator.i18n.translate import catalog_path
+from rulesdoc.i18n.translate import catalog_path
 
 from .conftest import Problems, open_context, serving
 

@@ -19,7 +19,7 @@ import pytest
 from support import copy_project
 from support.newlang import build_site, fill
 
-from generator.i18n import catalogs
+from rulesdoc.i18n import catalogs
 
 from . import axe_gate
 from .conftest import Problems, open_context, serving, site_languages

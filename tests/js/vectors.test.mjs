@@ -1,7 +1,7 @@
 // Every conformance vector of an export bundle, scored by the bundle's own scoring.mjs.
 //
 // RULESDOC_BUNDLE names the bundle's folder (tests/test_scoring_js.py writes it with
-// `python -m generator export` and runs `node --test tests/js/`). The expected values are
+// `python -m rulesdoc export` and runs `node --test tests/js/`). The expected values are
 // the vectors', computed by the Python engine: nothing here is taken from scoring.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -23,9 +23,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from generator.i18n import catalogs, po, po_writer
-from generator.i18n.translate import catalog_codes, catalog_path
-from generator.pages.render import Project
+from rulesdoc.i18n import catalogs, extraction, po, po_writer
+from rulesdoc.i18n.translate import catalog_codes, catalog_path
+from rulesdoc.io.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVE_RULES = ROOT / "rules.yaml"
@@ -88,7 +88,7 @@ def sync_catalogs(project: Path) -> None:
     obsolete_before = {
         code: set(po.load(catalog_path(locales, code)).catalog.obsolete) for code in catalog_codes(locales)
     }
-    _, changed = catalogs.write_template(project, locales)
+    _, changed = extraction.write_template(project, locales)
     if not changed:
         return
     catalogs.update(locales)
@@ -103,10 +103,10 @@ def sync_catalogs(project: Path) -> None:
 
 def lint_error_lines(project: Project) -> list[str]:
     """The error lines `rulesdoc check` reports for a project, through the calls it makes."""
-    from generator import lint
-    from generator.i18n.policy import read_policy
-    from generator.pages.render import Workspace
-    from generator.site.options import site_options
+    from rulesdoc import lint
+    from rulesdoc.i18n.policy import read_policy
+    from rulesdoc.pages.render import Workspace
+    from rulesdoc.site.options import site_options
 
     policy = read_policy(project.locales, site_options(project.root / "mkdocs.yml").languages, project.root)
     return lint.run(lint.gather(Workspace.load(project), policy)).error_lines()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator.site import assets
+from rulesdoc.site import assets
 from support import PUBLISHED, ROOT
 
 _SCRIPT = re.compile(r'<script src="([^"]*rulesdoc/calculator\.js)">')

@@ -1,7 +1,7 @@
-"""Run the ``rulesdoc`` command in this process, as ``python -m generator`` would in a child.
+"""Run the ``rulesdoc`` command in this process, as ``python -m rulesdoc`` would in a child.
 
 A child process costs ~0.3 s of interpreter start and imports; the command itself is mostly
-less. :func:`run_main` calls ``generator.cli.main.main(argv)`` with standard input, output and
+less. :func:`run_main` calls ``rulesdoc.cli.main.main(argv)`` with standard input, output and
 error replaced, the working directory set, and then checks that the run left this process as it
 found it (working directory, environment, logging handlers and levels, threads): a command that
 leaks state into the test process would make the next test's result depend on this one.
@@ -51,7 +51,7 @@ def run_main(argv: Sequence[str], cwd: Path, stdin: bytes | None = None) -> subp
     An exception that escapes ``main`` is what the interpreter would print: a traceback on
     standard error and status 1, so a test sees it as it would from a child.
     """
-    from generator.cli.main import main
+    from rulesdoc.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     source = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po, write_po
 
-from generator.i18n import catalogs, plurals
-from generator.i18n.theme import THEME_CONTEXT
+from rulesdoc.i18n import catalogs, plurals
+from rulesdoc.i18n.theme import THEME_CONTEXT
 from support.env import dated_env
 
 

@@ -86,7 +86,7 @@ if __name__ == "__main__":
     lang = sys.argv[1]
     with tempfile.TemporaryDirectory() as out:
         subprocess.run(
-            [sys.executable, "-m", "generator", "render", "--no-strict", "--lang", lang, "--out", out],
+            [sys.executable, "-m", "rulesdoc", "render", "--no-strict", "--lang", lang, "--out", out],
             check=True,
             stdout=subprocess.DEVNULL,
         )
