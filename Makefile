@@ -109,11 +109,14 @@ compile: $(STAMP)
 	$(PY) -m rulesdoc catalog compile
 
 # The figures of issue 12's goals, best of BENCH_RUNS; the tables go to stdout and bench/RESULTS.md;
-# then the three engines on the same content (issue 28), into bench/ENGINES.md.
+# then the three engines on the same content (issue 28), into bench/ENGINES.md; then the
+# calculator's cost to the build and its time per card entered (issue 30), added to RESULTS.md
+# (it needs the test tools: Playwright and a Chromium).
 BENCH_RUNS ?= 3
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) bench/bench.py --runs $(BENCH_RUNS)
 	$(PY) bench/engines.py --runs $(BENCH_RUNS)  # the same content by each engine: bench/ENGINES.md
+	$(PY) bench/calculator.py  # 5 interleaved pairs of builds (--runs), 96 cards entered
 
 clean:
 	rm -rf site build .venv-properdocs .venv-zensical .pytest_cache .mypy_cache .ruff_cache tests/artifacts

@@ -362,6 +362,7 @@ OWN_WORK = r"""
 import sys, time
 from pathlib import Path
 from rulesdoc.site.languages import prepare
+from rulesdoc.io.project import Project
 from rulesdoc.pages.render import Project
 start = time.process_time()
 prepare(Project.at(Path(sys.argv[1])), [], strict=True)
@@ -516,6 +517,7 @@ t1 = clock()
 from rulesdoc.i18n import po
 from rulesdoc.pages import render
 from rulesdoc.io import project
+from rulesdoc.io.project import Project
 spent = {"rules": 0.0, "catalogs": 0.0, "templates": 0.0}
 active = []
 def timed(key, function):
@@ -535,7 +537,7 @@ po.load = timed("catalogs", po.load)
 for name in ("make_environment", "page_templates", "plural_counts"):
     setattr(render, name, timed("templates", getattr(render, name)))
 t2 = clock()
-workspace = render.Workspace.load(project.Project.at(Path(sys.argv[1])))
+workspace = render.Workspace.load(Project.at(Path(sys.argv[1])))
 t3 = clock()
 for name in workspace.names:
     workspace.env.get_template(name)  # compiled now, so that the render below only renders
@@ -800,6 +802,7 @@ RENDER_ONLY = r"""
 import sys, tempfile, time
 from pathlib import Path
 import rulesdoc.cli.main
+from rulesdoc.io.project import Project
 from rulesdoc.pages.render import Project, write_pages
 from rulesdoc.cli.render_checked import render_all
 start = time.process_time()

@@ -430,3 +430,26 @@ def test_fuzzy_matching_is_left_out_past_its_bound(monkeypatch: pytest.MonkeyPat
     assert summary == (
         "1 new, 2 obsolete, no fuzzy matching (2 comparisons, over 1): new messages start untranslated"
     )
+
+
+def test_fuzzy_matching_is_bounded_over_the_whole_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven catalogs each under the bound took `report` 25 s: the bound is the run's, all catalogs'."""
+    from babel.messages.catalog import Catalog
+
+    from rulesdoc.i18n import catalogs
+
+    monkeypatch.setattr(catalogs, "MAX_FUZZY_COMPARISONS", 3)
+    budget = catalogs.FuzzyBudget()
+    template = Catalog()
+    template.add("The joker is worth 25")
+    merged = []
+    for _ in range(2):  # 1 new x 2 translated each: the first fits, the second not in what is left
+        catalog = Catalog(locale="da")
+        catalog.add("The joker is worth 20", "Jokeren er 20 værd")
+        catalog.add("An ace is worth 11", "Et es er 11 værd")
+        merged.append((catalogs.merge(catalog, template, budget), catalog["The joker is worth 25"].fuzzy))
+    assert merged == [(0, True), (2, False)]
+    summary = catalogs.Update(Path("da.po"), 1, 0, 0, 0, written=True, comparisons=2, room=1).summary()
+    assert summary == (
+        "1 new, no fuzzy matching (2 comparisons, over the 1 left of a run's 3): new messages start untranslated"
+    )

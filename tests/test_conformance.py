@@ -1,6 +1,6 @@
 """conformance.json read as an app's test reads it, and scored by a scorer written here.
 
-This module imports nothing of ``generator``: it runs ``rulesdoc export`` like any consumer
+This module imports nothing of ``rulesdoc``: it runs ``rulesdoc export`` like any consumer
 and checks every vector with a scorer written from the rules as the app developer's guide states them. The
 engine computed the expected values; this scorer agreeing proves them a second time.
 """
@@ -147,4 +147,4 @@ def test_this_module_imports_nothing_of_the_generator() -> None:
     tree = ast.parse(Path(__file__).read_text("utf-8"))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not {name for name in imported if name.split(".")[0] == "generator"}
+    assert not {name for name in imported if name.split(".")[0] == "rulesdoc"}

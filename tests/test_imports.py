@@ -16,7 +16,8 @@ PACKAGE = ROOT / "generator"
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """The import name of a file of generator/: the folder installs as the package ``rulesdoc``."""
+    parts = ["rulesdoc", *path.relative_to(PACKAGE).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -55,7 +56,7 @@ def imports_of(module: str) -> dict[str, int]:
                 for alias in node.names
             ]
         for name in names:
-            if name.startswith("generator") and name != module:
+            if name.startswith("rulesdoc") and name != module:
                 found.setdefault(name, node.lineno)
     return found
 
@@ -124,3 +125,28 @@ def test_every_subpackage_is_a_named_layer() -> None:
         f"in generator/ but not in the layers: {sorted(present - named)}; "
         f"named but gone: {sorted(named - present)}"
     )
+
+
+def test_the_package_list_is_the_folders() -> None:
+    """pyproject.toml lists the packages by hand (setuptools finds none under a mapped folder): a
+    new subpackage missing from the list would be missing from the wheel."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert config["package-dir"] == {"rulesdoc": "generator"}
+    folders = {module_name(p) for p in PACKAGE.rglob("__init__.py") if "__pycache__" not in p.parts}
+    assert set(config["packages"]) == folders
+
+
+def test_every_name_has_one_import_path() -> None:
+    """No module re-exports a name (``from a import N as N``): each name is imported from where it
+    is defined, so a reader finds one path and a move breaks loudly in one place."""
+    reexported = [
+        f"{module}:{node.lineno}: {alias.name}"
+        for module, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name
+    ]
+    assert reexported == []

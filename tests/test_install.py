@@ -11,6 +11,7 @@ fetch packages through pip (its cache and the configured indexes): minutes, so m
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -77,7 +78,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def test_wheel_carries_every_module_and_template(venv: Path) -> None:
     """Every module and theme template of the checkout is in the installed package, and the package
     imported is the installed one."""
-    site = ok(run([venv / "python", "-c", "import generator; print(generator.__file__)"], cwd=venv))
+    site = ok(run([venv / "python", "-c", "import rulesdoc; print(rulesdoc.__file__)"], cwd=venv))
     installed = Path(site.strip()).parent
     assert venv.parent in installed.parents, f"imported {installed}, not the wheel's copy"
     wanted = {
@@ -198,21 +199,50 @@ def test_pre_commit_hook_for_a_project_in_a_subfolder(tmp_path: Path) -> None:
     assert "help/locales/ms/LC_MESSAGES/messages.po" in result.stdout
 
 
-def test_new_from_the_wheel(venv: Path, tmp_path: Path) -> None:
-    """The starter ships in the wheel: `rulesdoc new` in a folder outside this repository, with a
-    generator/ folder of the user's own beside it, then check and a strict build (issue 29)."""
+README_MARKER = "<!-- start-your-own-site"
+
+
+def readme_block() -> str:
+    """The README's "Start your own site" commands: the first sh block after its marker."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    assert text.count(README_MARKER) == 1, "the README's start-your-own-site marker"
+    after = text[text.index(README_MARKER) :]
+    block = re.search(r"```sh\n(.*?)```", after, re.S)
+    assert block is not None and after.index("```sh") < after.index("\n\n"), (
+        "no sh block right after the marker"
+    )
+    return block.group(1)
+
+
+def test_the_readme_starts_a_site_from_the_wheel(venv: Path, tmp_path: Path) -> None:
+    """The README's "Start your own site", run as it is, in a folder outside this repository
+    holding the wheel and a generator/ folder of the user's own: a new virtualenv, the wheel
+    installed, `rulesdoc new`, check and the strict build (issue 29)."""
+    commands = [line for line in readme_block().splitlines() if line.strip()]
+    assert len(commands) <= 6 and not [line for line in commands if "OWNER" in line], commands
+    (wheel,) = (venv.parent.parent / "dist").glob("rulesdoc-*.whl")
+    shutil.copy(wheel, tmp_path / wheel.name)
     (tmp_path / "generator").mkdir()
     (tmp_path / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
-    ok(
-        run(
-            [venv / "rulesdoc", "new", "help", "--name", "My game help", "--lang", "da", "--lang", "nl"],
-            cwd=tmp_path,
-        )
+    # The interpreter that made this virtualenv, and the system's tools: none of the checkout's.
+    path = os.pathsep.join([str(Path(sys._base_executable).parent), "/usr/bin", "/bin"])  # type: ignore[attr-defined]
+    done = run(["bash", "-e", "-c", readme_block()], cwd=tmp_path, env=clean_env(PATH=path))
+    output = ok(done) + done.stderr
+    assert "Traceback" not in output
+    project = tmp_path / "mysite"
+    requirement = (project / "requirements.txt").read_text("utf-8").splitlines()[-1]
+    # The wheel it was installed from, and its hash as pip recorded it.
+    assert re.fullmatch(
+        re.escape(f"rulesdoc @ {(tmp_path / wheel.name).as_uri()}") + "#sha256=[0-9a-f]{64}", requirement
     )
-    project = tmp_path / "help"
-    ok(run([venv / "rulesdoc", "check"], cwd=project))
-    out = tmp_path / "site"
-    ok(run([venv / "mkdocs", "build", "--strict", "-q", "-d", out], cwd=project))
+    assert output.count("requirements.txt: it names a file on this machine") == 1, output
+    # `python -m` puts the project first on the path: a generator/ package of the user's own in it
+    # is never imported, as the installed package is `rulesdoc`.
+    (project / "generator").mkdir()
+    (project / "generator" / "__init__.py").write_text("raise ImportError('the user's own generator')\n")
+    python = tmp_path / ".venv" / "bin" / "python"
+    ok(run([python, "-m", "rulesdoc", "check"], cwd=project))
+    ok(run([python, "-m", "mkdocs", "build", "--strict", "-q", "-d", tmp_path / "by-mkdocs"], cwd=project))
     for page in ("index.html", "da/index.html", "nl/scoring.html"):
-        text = (out / page).read_text("utf-8")
+        text = (project / "site" / page).read_text("utf-8")
         assert "<title>" in text and "My game help" in text and "Rami help" not in text, page

@@ -1,5 +1,5 @@
 """One step off the catalog layout: check, `rulesdoc build` and `mkdocs build --strict` refuse in
-the same line (issue 29). The one-line errors of check, render and catalog update are in the
+the same line (issue 29); an empty language folder is the same warning in all three. The one-line errors of check, render and catalog update are in the
 bad-input corpus (tests/bad_inputs/cases.yaml, `layout-*`); these are the builds."""
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ def _flat(root: Path) -> None:
     shutil.copy(root / "locales" / "da" / "LC_MESSAGES" / "messages.po", root / "locales" / "fr.po")
 
 
-def _empty(root: Path) -> None:
+def _compiled_alone(root: Path) -> None:
     (root / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (root / "locales" / "fr" / "LC_MESSAGES" / "messages.mo").write_bytes(b"")
 
 
 def _check_yaml(root: Path) -> None:
@@ -36,12 +37,12 @@ def _check_yaml(root: Path) -> None:
     [
         (_flat, "locales/fr.po: a catalog outside the layout rulesdoc reads: move it to "
                 "locales/fr/LC_MESSAGES/messages.po"),
-        (_empty, "locales/fr: a language folder without its catalog: expected "
+        (_compiled_alone, "locales/fr: a language folder without its catalog: expected "
                  "locales/fr/LC_MESSAGES/messages.po (`rulesdoc catalog init fr`), or remove the folder"),
         (_check_yaml, "locales/check.yaml:3: min_translated: write 'da', not 'DA', as the catalog's "
                       "folder is named"),
     ],
-    ids=["flat-po", "empty-folder", "check-yaml"],
+    ids=["flat-po", "compiled-alone", "check-yaml"],
 )  # fmt: skip
 def test_check_and_every_build_refuse_in_one_line(
     tmp_path: Path, apply: Callable[[Path], None], line: str
@@ -60,6 +61,30 @@ def test_check_and_every_build_refuse_in_one_line(
     )
     assert command.returncode == 2 and line in command.stderr, command.stderr
     assert not (root / "site").exists()
+
+
+EMPTY = (
+    "locales/fr: warning: [empty-folder] an empty language folder, left out of the site: "
+    "`rulesdoc catalog init fr` starts its catalog (locales/fr/LC_MESSAGES/messages.po), or remove the folder"
+)
+
+
+def test_an_empty_language_folder_is_one_warning_in_check_and_every_build(tmp_path: Path) -> None:
+    """Nothing is lost: check passes, and the strict builds go on, each saying check's line once."""
+    root = copy_project(tmp_path / "project")
+    (root / "locales" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (root / "locales" / "fr" / ".gitkeep").write_text("", "utf-8")  # hidden: still empty
+    check = subprocess.run(
+        [sys.executable, "-m", "rulesdoc", "check"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert check.returncode == 0 and check.stdout.count(EMPTY) == 1, check.stdout + check.stderr
+    build = build_site(root, tmp_path / "site")
+    assert build.returncode == 0 and (build.stdout + build.stderr).count(EMPTY) == 1, build.stderr
+    assert (tmp_path / "site" / "da" / "index.html").is_file() and not (tmp_path / "site" / "fr").exists()
+    command = subprocess.run(
+        [sys.executable, "-m", "rulesdoc", "build"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert command.returncode == 0 and (command.stdout + command.stderr).count(EMPTY) == 1, command.stderr
 
 
 def test_the_layout_leaves_glossaries_hidden_files_and_compiled_catalogs_alone(tmp_path: Path) -> None:

@@ -825,6 +825,7 @@ def test_every_check_is_in_the_list() -> None:
         "stale",
         "completeness",
         "threshold",
+        "empty-folder",
         "placeholders",
         "markup",
         "plural-forms",

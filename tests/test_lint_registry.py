@@ -96,7 +96,7 @@ def test_a_duplicate_id_is_refused_at_registration() -> None:
     before = list(REGISTRY)
     with pytest.raises(
         DuplicateCheckError,
-        match=r"'stale' is registered twice: by generator\.lint\.catalog\.stale and by .*again",
+        match=r"'stale' is registered twice: by rulesdoc\.lint\.catalog\.stale and by .*again",
     ):
 
         @check("stale", category=Category.CATALOG)

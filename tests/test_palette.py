@@ -51,6 +51,8 @@ def apply(palette: list[dict[str, Any]], translated: dict[str, str | None]) -> S
         language=SimpleNamespace(tag="da", direction="ltr"),
         site_name="Hjælp til Rami",
         strings=theme.theme_strings("da", "ltr", translated),
+        copyright=None,  # mkdocs.yml gives none: the engine's config keeps its own
+        repo_name=None,
     )
     _apply_language(config, site)  # type: ignore[arg-type]
     return config

@@ -336,8 +336,9 @@ def test_the_status_page_lists_each_untranslated_message_with_its_line_and_note(
     # The catalog line to edit, the state in the page's language, and the English quoted as English.
     item = f'- locales/da/LC\\_MESSAGES/messages.po:{line} (Ikke oversat): <span lang="en" class="rd-quoted" dir="ltr">In short</span>'
     (line_shown,) = [row for row in status.splitlines() if row.startswith(item)]
+    # Then where it shows (tests/test_status_links.py), then its note.
     assert line_shown[len(item) :].startswith(
-        '<br><span lang="en" class="rd-quoted" dir="ltr">Shown on the page'
+        ' · [Hvor den vises](scoring.md#in-short)<br><span lang="en" class="rd-quoted" dir="ltr">Shown on the page'
     )
     dutch = item.replace("Ikke oversat", "Onvertaald")
     assert any(row.startswith(dutch) for row in pages["nl", "translation-status.md"].splitlines())

@@ -175,7 +175,7 @@ def test_the_helper_process_changes_no_byte_and_its_failure_only_costs_time(
     fails."""
     failing = (  # the helper process fails at both its jobs; the main process works as before
         "import os, sys; from rulesdoc.site import helper\n"
-        "from rulesdoc.i18n import catalogs\n"
+        "from rulesdoc.i18n import extraction\n"
         "main, extract = os.getpid(), extraction.extract\n"
         "def fail(): raise RuntimeError('the helper failed')\n"
         "def extract_here(root): return extract(root) if os.getpid() == main else fail()\n"

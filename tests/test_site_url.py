@@ -57,7 +57,7 @@ def test_check_and_the_build_refuse_it_in_the_same_words(tmp_path: Path) -> None
         subprocess.run(
             [sys.executable, "-m", *args], cwd=project, env=env, capture_output=True, text=True, timeout=600
         )
-        for args in (["generator", "check"], ["mkdocs", "build", "--strict"])
+        for args in (["rulesdoc", "check"], ["mkdocs", "build", "--strict"])
     ]
     assert [run.returncode for run in runs] == [2, 1]  # an input error for check; a failed build
     line = "mkdocs.yml:1: invalid mkdocs.yml: site_url must be an http(s) address"

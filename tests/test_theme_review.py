@@ -22,7 +22,7 @@ from rulesdoc.i18n.verdicts import THEME_ORIGIN
 from rulesdoc.io.project import Project
 from rulesdoc.lint.model import Finding
 from rulesdoc.pages.render import Workspace
-from rulesdoc.site.languages import _language_site
+from rulesdoc.site.languages import ConfigTexts, _language_site
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]
@@ -125,7 +125,7 @@ def test_unreviewed_strings_are_shown_meanwhile(project_copy: Path) -> None:
     write(path, catalog)
     workspace = Workspace.load(Project.at(project_copy))
     arabic = next(language for language in workspace.languages if language.code == "ar")
-    strings = _language_site(workspace, arabic, "Help").strings
+    strings = _language_site(workspace, arabic, ConfigTexts("Help")).strings
     assert strings["select.language"] == "اختر اللغة"  # the catalog's text, not English
     assert strings["toc"] == (material_partials.material_strings("ar") or {})["toc"]
     assert strings["rulesdoc.permalink"] == "Permanent link"  # nobody has translated it: English

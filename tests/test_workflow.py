@@ -25,8 +25,10 @@ import pytest
 import yaml
 from support import ROOT
 
-WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
 SITE = ROOT / ".github" / "workflows" / "site.yml"
+# The workflow `rulesdoc new` writes into a project of the user's own (.github/workflows/site.yml).
+STARTER = ROOT / "generator" / "cli" / "starter" / "github" / "workflows" / "site.yml"
+WORKFLOWS = [*sorted((ROOT / ".github" / "workflows").glob("*.y*ml")), STARTER]
 BROWSER_DEPS = ROOT / "scripts" / "browser-deps.sh"
 BIN = Path(sys.executable).parent
 # owner/repo[/path]@<40 hex digits>  # v<tag>
@@ -129,6 +131,37 @@ def test_least_privilege() -> None:
         "report": {"pull-requests"},
         "deploy": {"pages", "id-token"},
     }
+
+
+def test_the_starter_workflow_checks_builds_and_keeps_the_site() -> None:
+    """A new project's workflow: read-only, installs requirements.txt, checks, builds strictly
+    (`rulesdoc build` is strict unless told --no-strict), keeps the site as the run's artifact."""
+    workflow = load(STARTER)
+    assert workflow["permissions"] == {"contents": "read"}
+    assert all("permissions" not in job for job in workflow["jobs"].values())
+    (job,) = workflow["jobs"].values()
+    used = [
+        step.get("uses", "").partition("@")[0] or step["run"].strip().splitlines()[-1]
+        for step in job["steps"]
+    ]
+    assert used == [
+        "actions/checkout",
+        "actions/setup-python",
+        "python -m pip install -r requirements.txt",
+        "rulesdoc check --format github",
+        "rulesdoc build",
+        "actions/upload-artifact",
+    ]
+    assert job["steps"][-1]["with"]["path"] == "site"
+
+
+def test_the_starter_pins_what_ours_pins() -> None:
+    """The same commit of each action as this repository's workflow: one update moves both."""
+
+    def pins(path: Path) -> set[str]:
+        return {step["uses"] for step in steps(load(path)) if "uses" in step}
+
+    assert pins(STARTER) <= pins(SITE)
 
 
 def test_report_is_one_updated_comment_where_the_token_may_write() -> None:

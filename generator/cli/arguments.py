@@ -174,8 +174,9 @@ def parser() -> argparse.ArgumentParser:
         help="start a project of your own in DIR: rules, templates, catalogs, mkdocs.yml",
         description="A working project from the starter files: rules.yaml with one worked example, "
         "the page templates, babel.cfg, mkdocs.yml with your site's name, docs/, .gitignore, "
-        "locales/ with messages.pot and a catalog per --lang. It passes `rulesdoc check` and a "
-        "strict `rulesdoc build` at once.",
+        "locales/ with messages.pot and a catalog per --lang; a GitHub workflow that checks and "
+        "builds the site, a pre-commit hook running `rulesdoc check`, and requirements.txt naming "
+        "this rulesdoc for both. It passes `rulesdoc check` and a strict `rulesdoc build` at once.",
     )
     new.add_argument("dir", type=Path, metavar="DIR", help="a folder that does not exist yet, or is empty")
     new.add_argument("--name", help="the site's name (mkdocs.yml site_name; default: DIR's name)")

@@ -37,9 +37,12 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
 
     locales = project.locales
     if args.step == "extract":
-        path, changed = extraction.write_template(root, locales)
+        path, changed = extraction.write_template(root, locales, _value_notes(project))
         say(f"{display_path(path)}: {'updated' if changed else 'up to date'}")
     elif args.step == "update":
+        notes = _value_notes(project)  # they follow rules.yaml: refreshed before the merge
+        if notes is not None and extraction.refresh_value_notes(root, locales, notes):
+            say(f"{display_path(project.pot)}: notes with the current rules' values refreshed")
         updates = catalogs.update(
             locales, args.lang, force=args.force, cldr_plural_forms=args.plural_forms == "cldr", root=root
         )
@@ -55,6 +58,13 @@ def _catalog(args: argparse.Namespace, root: Path, project: Project) -> int:
         path = pseudo.write_pseudo(locales, args.out)
         say(f"{display_path(path)}: written; `rulesdoc render --locales {display_path(args.out)}` renders it")
     return EXIT_OK
+
+
+def _value_notes(project: Project) -> dict[tuple[str, str | None], str] | None:
+    """Each message filled in with the current rules' values, for its note to translators."""
+    from rulesdoc.pages.renderings import project_value_notes
+
+    return project_value_notes(project)
 
 
 def _render(args: argparse.Namespace, project: Project) -> int:
@@ -124,7 +134,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         from rulesdoc.cli import site_commands
 
         if args.command == "screenshots":
-            site_commands.screenshots(project, args.lang, args.out, say)
+            site_commands.screenshots(project, args.lang, args.out, say, args.site)
         elif args.command == "site-source":
             site_commands.write_site_source(project, args.out, args.strict, say)
         else:

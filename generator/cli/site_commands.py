@@ -109,10 +109,12 @@ def check_site(project: Project, site: Path, say: Callable[[str], None]) -> int:
     return 0
 
 
-def screenshots(project: Project, code: str, out: Path, say: Callable[[str], None]) -> None:
+def screenshots(
+    project: Project, code: str, out: Path, say: Callable[[str], None], site: Path | None = None
+) -> None:
     from rulesdoc.site.screenshots import take
 
-    take(project, code, out, say)
+    take(project, code, out, say, site)
 
 
 def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, str], None]) -> None:
@@ -135,6 +137,13 @@ def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, st
         "file, page}. DIR is replaced whole, or left as it was. Needs rulesdoc[screenshots].",
     )
     shots.add_argument("--lang", required=True, metavar="CODE", help="the language to picture")
+    shots.add_argument(
+        "--site",
+        type=Path,
+        metavar="DIR",
+        help="a built site (make site): the theme's strings (header, search, footer) are pictured in its "
+        "themed pages too",
+    )
     out_option(shots, "build/screenshots")
     for command in (source, build):
         command.add_argument(

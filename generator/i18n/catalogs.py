@@ -15,7 +15,7 @@ atomic and keeps the file's mode.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel import Locale
@@ -39,8 +39,10 @@ from rulesdoc.io.project import DOMAIN, template_path
 
 # Babel's fuzzy matching compares each new message with every translated one (difflib, quadratic
 # in their lengths): a 4 MiB catalog of 85,000 entries against 200 new ones took 30 s. Past this
-# many comparisons a catalog is merged without it, and `catalog update` says so.
-MAX_FUZZY_COMPARISONS = 1_000_000
+# many comparisons in a run (all its catalogs together: seven catalogs of 3,700 entries each,
+# each under a million, took `report` 25 s; a million in all, 11.7 s beside reading 25,000
+# entries twice) a catalog is merged without it, and `catalog update` says so.
+MAX_FUZZY_COMPARISONS = 500_000
 SHRINK_LIMIT = 0.5  # an update that would make more than half of a catalog obsolete needs --force
 
 
@@ -68,6 +70,7 @@ class Update:
     header: str = ""  # "" or what was done to the Plural-Forms header
     written: bool = False
     comparisons: int = 0  # the fuzzy matching skipped: this many comparisons, past the bound
+    room: int | None = None  # the comparisons the run had left for this catalog (None: all of them)
 
     def summary(self) -> str:
         if not self.written:
@@ -75,19 +78,34 @@ class Update:
         parts = [f"{n} {what}" for n, what in ((self.new, "new"), (self.fuzzy, "fuzzy"),
                  (self.obsolete, "obsolete"), (self.revived, "restored")) if n]  # fmt: skip
         if self.comparisons:
+            bound = (
+                f"{MAX_FUZZY_COMPARISONS:,}"
+                if self.room is None or self.room >= MAX_FUZZY_COMPARISONS
+                else f"the {self.room:,} left of a run's {MAX_FUZZY_COMPARISONS:,}"
+            )
             parts.append(
-                f"no fuzzy matching ({self.comparisons:,} comparisons, over {MAX_FUZZY_COMPARISONS:,}): "
+                f"no fuzzy matching ({self.comparisons:,} comparisons, over {bound}): "
                 "new messages start untranslated"
             )
         return ", ".join(([self.header] if self.header else []) + parts) or "updated (comments or order)"
 
 
-def merge(catalog: Catalog, template: Catalog, **options: bool) -> int:
-    """Babel's ``Catalog.update``, its fuzzy matching left out past MAX_FUZZY_COMPARISONS;
-    returns the comparisons it would have made then, else 0."""
+@dataclass
+class FuzzyBudget:
+    """The fuzzy matching one run may do, over all the catalogs it merges."""
+
+    left: int = field(default_factory=lambda: MAX_FUZZY_COMPARISONS)
+
+
+def merge(catalog: Catalog, template: Catalog, budget: FuzzyBudget | None = None, **options: bool) -> int:
+    """Babel's ``Catalog.update``, its fuzzy matching left out past what ``budget`` (the run's,
+    MAX_FUZZY_COMPARISONS in all) has left; returns the comparisons it would have made then, else 0."""
+    budget = budget or FuzzyBudget()
     new = sum(1 for m in template if m.id and catalog.get(m.id, m.context) is None)
     comparisons = new * sum(1 for m in catalog if m.id and m.string)
-    skip = comparisons > MAX_FUZZY_COMPARISONS
+    skip = comparisons > budget.left
+    if not skip:
+        budget.left -= comparisons
     catalog.update(template, no_fuzzy_matching=skip, **options)
     return comparisons if skip else 0
 
@@ -103,14 +121,17 @@ def update(
     """Merge the template into each catalog (or the chosen ones)."""
     check_layout(locales)
     check_sources(root if root is not None else locales.parent)  # a broken template: its messages stay
-    template = load_template(locales, root).catalog
+    pot = load_template(locales, root)
+    template = pot.catalog
     chosen = [canonical(code) for code in codes] if codes else catalog_codes(locales)
-    loaded = {code: po.load(catalog_path(locales, code), root) for code in chosen}
+    budget = po.Budget.against(pot)  # refused as check refuses, before any merging
+    loaded = {code: budget.take(po.load(catalog_path(locales, code), root)) for code in chosen}
     for code, catalog in loaded.items():  # refuse before writing anything
         _refuse_shrinking(catalog, template, force)
         language_of(catalog, code)
+    fuzzy = FuzzyBudget()
     return [
-        _update_one(catalog, template, cldr_plural_forms, root, _repair_header(catalog, code))
+        _update_one(catalog, template, cldr_plural_forms, root, _repair_header(catalog, code), fuzzy)
         for code, catalog in loaded.items()
     ]
 
@@ -156,6 +177,7 @@ def _update_one(
     cldr_plural_forms: bool,
     root: Path | None,
     repaired: Sequence[str] = (),
+    fuzzy_budget: FuzzyBudget | None = None,
 ) -> Update:
     catalog = loaded.catalog
     before = {po.key_of(m): m.fuzzy for m in loaded.messages()}
@@ -171,7 +193,11 @@ def _update_one(
         "" if any("Plural-Forms" in line for line in repaired) else _plural_header(loaded, cldr_plural_forms)
     )
     header = "; ".join([*repaired, plural] if plural else repaired)
-    comparisons = merge(catalog, template, update_header_comment=False, update_creation_date=True)
+    fuzzy_budget = fuzzy_budget or FuzzyBudget()
+    room = fuzzy_budget.left
+    comparisons = merge(
+        catalog, template, fuzzy_budget, update_header_comment=False, update_creation_date=True
+    )
     # The header speaks for the project as the template does (name, version, bugs address).
     catalog.project, catalog.version = template.project, template.version
     catalog.msgid_bugs_address = template.msgid_bugs_address
@@ -190,7 +216,7 @@ def _update_one(
     changed = not same_messages(old, data)
     if changed:
         files.write_atomically(loaded.path, data, root=root)
-    return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed, comparisons)
+    return Update(loaded.path, new, fuzzy, obsolete, len(revived), header, changed, comparisons, room)
 
 
 def _plural_header(loaded: po.LoadedCatalog, to_cldr: bool) -> str:

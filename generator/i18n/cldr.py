@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Literal
 
@@ -166,11 +166,16 @@ def minimum_grouping_digits(locale: Locale) -> int:
 class Formatter:
     """Numbers, percentages and lists in the conventions of one locale."""
 
-    def __init__(self, locale: Locale, isolate: bool = False) -> None:
+    def __init__(
+        self, locale: Locale, isolate: bool = False, list_ends: Mapping[str, str] | None = None
+    ) -> None:
         """``isolate``: wrap numbers in ``<bdi>``, so that on a right-to-left page a number stays
-        in its place beside the words around it (and "11 + 20 = 31" reads in its own order)."""
+        in its place beside the words around it (and "11 + 20 = 31" reads in its own order).
+        ``list_ends``: per list style, the translator's own end of a list of three or more
+        (``"%(items)s atau %(last)s"``, a catalog's message), in place of CLDR's."""
         self.locale = locale
         self.isolate = isolate
+        self.list_ends = dict(list_ends or {})
         system = locale.default_numbering_system
         self.system = system if system in _ZERO else "latn"
         zero = _ZERO.get(self.system)
@@ -213,18 +218,16 @@ class Formatter:
         return sentences(text, self.locale)
 
     def list(self, items: Sequence[str], style: ListStyle = "standard") -> str:
-        """``"2, 3 and 4"``; ``style="or"`` for alternatives: ``"2, 3 or 4"``."""
-        end = _LIST_END.get((self.locale.language, style))
+        """``"2, 3 and 4"``; ``style="or"`` for alternatives: ``"2, 3 or 4"``.
+
+        The last join of a list of three or more is the translator's where the catalog has it
+        (Malay writes no comma before "atau", where CLDR has "2, 3, atau 4"); a list of two is
+        CLDR's pattern for two ("2 atau 3")."""
+        end = self.list_ends.get(style)
         if end is None or len(items) < 3:
             return format_list(list(items), style=style, locale=self.locale)
-        patterns = self.locale.list_patterns[style]  # Babel's own joins, with our last one
+        patterns = self.locale.list_patterns[style]  # Babel's own joins, with the translator's last one
         text = patterns["start"].format(items[0], items[1])
         for item in items[2:-1]:
             text = patterns["middle"].format(text, item)
-        return end.format(text, items[-1])
-
-
-# Where our translators' usage differs from CLDR's list patterns, the last join of a list of
-# three or more: Malay writes no comma before "atau" (CLDR: "2, 3, atau 4"), as before "dan".
-# A list of two already uses CLDR's pattern for two ("2 atau 3").
-_LIST_END = {("ms", "or"): "{0} atau {1}"}
+        return end % {"items": text, "last": items[-1]}

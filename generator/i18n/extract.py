@@ -15,7 +15,14 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from rulesdoc.engine.cards import ALL_CARDS
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n.translate import CARD_CONTEXT, COUNT_CONTEXT, COUNT_WORDS, english_card_name
+from rulesdoc.i18n.translate import (
+    CARD_CONTEXT,
+    COUNT_CONTEXT,
+    COUNT_WORDS,
+    LIST_CONTEXT,
+    LIST_END_OR,
+    english_card_name,
+)
 from rulesdoc.io import files
 from rulesdoc.io.yamlload import Source, compose
 
@@ -32,6 +39,18 @@ _COUNT_COMMENT = (
     "there, agreeing with 'players' where it must (Portuguese 'dois'); where your language writes "
     "small counts as digits, write the digit."
 )
+
+
+_LIST_COMMENT = (
+    "The end of a list of three or more alternatives, as a sentence of the scoring page joins "
+    "player counts ('With two, three, or four players, ...'): %(items)s is the list up to its last "
+    "item ('two, three'), %(last)s the last item ('four'). Write the word and the punctuation your "
+    "language puts before the last alternative (Malay: '%(items)s atau %(last)s', no comma). "
+    "A list of two uses CLDR's pattern for two; without a translation, CLDR's end is used."
+)
+# Messages of this extractor that the view model fills in with %: python-format, unlike the texts
+# of rules.yaml (never formatted: "50% off" is a title, not a placeholder).
+FORMATTED = frozenset({(LIST_END_OR, LIST_CONTEXT)})
 
 
 def extract_rules(
@@ -61,6 +80,8 @@ def extract_rules(
     for word in COUNT_WORDS.values():
         # Every player count the rules may allow: a change of players.min/max needs no translator.
         yield 0, "pgettext", (COUNT_CONTEXT, word), [_COUNT_COMMENT]
+    # The counts' lists of alternatives: whatever the rules, three counts may need joining.
+    yield 0, "pgettext", (LIST_CONTEXT, LIST_END_OR), [_LIST_COMMENT]
 
 
 def _examples(examples: SequenceNode) -> Iterator[ExtractResult]:

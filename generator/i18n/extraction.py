@@ -12,7 +12,7 @@ import dataclasses
 import io
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,11 +21,16 @@ from babel.messages.catalog import Catalog
 
 from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n import gettext_po, placement, po, po_writer, theme
+from rulesdoc.i18n.extract import FORMATTED
 from rulesdoc.i18n.verdicts import NO_FORMAT
 from rulesdoc.io import files
 from rulesdoc.io.project import template_path
 
 COMMENT_TAGS = ("Translators:",)
+# The note that shows a message filled in with the current rules' values (generator/pages/
+# renderings.py). It follows rules.yaml: `catalog extract` and `catalog update` refresh it, and a
+# note left behind by a rule change never makes messages.pot stale (no build fails over a note).
+VALUES_NOTE = "With the current rules: "
 KEYWORDS = {
     "_": None,
     "gettext": None,
@@ -146,11 +151,39 @@ def extract(root: Path) -> Catalog:
         locations = [(name, lineno)] if lineno else []
         catalog.add(message, None, locations, auto_comments=comments, context=context)
         entry = catalog.get(po.singular(message), context)
-        if name in plain_files and entry is not None:
+        if name in plain_files and entry is not None and (po.singular(message), context) not in FORMATTED:
             entry.flags.discard("python-format")
             entry.flags.add(NO_FORMAT)
     placement.add_notes(catalog, lambda name: files.read_text(root / name, files.MAX_TEMPLATE_BYTES, root))
     return catalog
+
+
+def is_values_note(comment: str) -> bool:
+    return comment.startswith(VALUES_NOTE)
+
+
+def set_value_notes(catalog: Catalog, notes: Mapping[po.Key, str]) -> bool:
+    """Replace every entry's values note by ``notes``' (none where it has none); whether any changed."""
+    changed = False
+    for message in catalog:
+        if not message.id:
+            continue
+        note = notes.get(po.key_of(message))
+        kept = [c for c in message.auto_comments if not is_values_note(c)]
+        wanted = [*kept, note] if note else kept
+        if wanted != list(message.auto_comments):
+            message.auto_comments, changed = wanted, True
+    return changed
+
+
+def value_notes_of(catalog: Catalog) -> dict[po.Key, str]:
+    """The values notes a catalog has (the committed POT's, to keep across an extraction)."""
+    found = {}
+    for message in catalog:
+        notes = [c for c in message.auto_comments if is_values_note(c)] if message.id else []
+        if notes:
+            found[po.key_of(message)] = notes[0]
+    return found
 
 
 def same_messages(a: bytes, b: bytes) -> bool:
@@ -165,9 +198,14 @@ def same_messages(a: bytes, b: bytes) -> bool:
 def unlocated(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> bytes:
     """A catalog's text with its source references' line numbers left out (``#: mkdocs.yml``),
     for telling whether a POT is stale: a line added above ``theme:`` in mkdocs.yml, or anywhere
-    in a template, moves references and changes no message. ``catalog extract`` still writes them."""
+    in a template, moves references and changes no message. ``catalog extract`` still writes them.
+    Values notes are left out too: a rule change changes them, and no message."""
     entries = [
-        dataclasses.replace(entry, references=[(name, None) for name, _ in entry.references])
+        dataclasses.replace(
+            entry,
+            references=[(name, None) for name, _ in entry.references],
+            extracted_comments=[c for c in entry.extracted_comments if not is_values_note(c)],
+        )
         for entry in po_writer.entries(catalog, headers)
     ]
     return gettext_po.dumps(entries)
@@ -179,17 +217,46 @@ def same_content(committed: po.LoadedCatalog, extracted: Catalog) -> bool:
     return same_messages(unlocated(committed.catalog, committed.headers), unlocated(extracted))
 
 
-def write_template(root: Path, locales: Path) -> tuple[Path, bool]:
-    """Write ``messages.pot``; returns whether it changed."""
+def write_template(root: Path, locales: Path, notes: Mapping[po.Key, str] | None = None) -> tuple[Path, bool]:
+    """Write ``messages.pot``; returns whether it changed.
+
+    ``notes``: each message's values note (generator/pages/renderings.py); None keeps the
+    committed POT's."""
     path = template_path(locales)
-    data = po_writer.to_bytes(extract(root))
+    catalog = extract(root)
+    if notes is None and path.is_file():
+        notes = value_notes_of(po.load(path, root).catalog)
+    set_value_notes(catalog, notes or {})
+    data = po_writer.to_bytes(catalog)
     if path.exists():
         old = path.read_bytes()
         # A POT from before dates were real (1970, the epoch of an unset SOURCE_DATE_EPOCH) is rewritten.
-        if same_messages(old, data) and b'"POT-Creation-Date: 1970-' not in old:
-            return path, False
+        if b'"POT-Creation-Date: 1970-' not in old:
+            if same_messages(old, data):
+                return path, False
+            if same_messages(_without_value_notes(old), _without_value_notes(data)):
+                # Only the values notes changed (a rule change): no message did, so the date stays.
+                return path, refresh_value_notes(root, locales, notes or {})
     files.write_atomically(path, data, root=root)
     return path, True
+
+
+def _without_value_notes(data: bytes) -> bytes:
+    prefix = f"#. {VALUES_NOTE}".encode()
+    return b"\n".join(line for line in data.splitlines() if not line.startswith(prefix))
+
+
+def refresh_value_notes(root: Path, locales: Path, notes: Mapping[po.Key, str]) -> bool:
+    """Give the committed ``messages.pot`` these values notes, its messages and date as they are
+    (``catalog update`` merges them into every catalog next); whether it changed."""
+    path = template_path(locales)
+    if not path.is_file():
+        return False
+    loaded = po.load(path, root)
+    if not set_value_notes(loaded.catalog, notes):
+        return False
+    files.write_atomically(path, po_writer.to_bytes(loaded.catalog, loaded.headers), root=root)
+    return True
 
 
 def parse_template(path: Path, options: dict[str, str], root: Path) -> None:

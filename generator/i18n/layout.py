@@ -3,10 +3,14 @@
 gettext tools accept many layouts (``fr.po`` beside the POT, ``fr/fr.po``, a domain named after
 the language); rulesdoc reads one, and a catalog anywhere else would be a language silently
 missing from the site. :func:`check_layout` refuses, in one line naming the file and the path it
-belongs at: a ``.po`` file outside the layout, a language folder without its catalog (empty, or an
-``LC_MESSAGES`` without ``messages.po``), and a catalog folder whose name is no locale code.
-``check``, ``render``, every build and ``catalog update``/``compile`` call it before reading a
-catalog (through :func:`rulesdoc.i18n.translate.discover_languages` or themselves).
+belongs at: a ``.po`` file outside the layout, a language folder without its catalog that holds
+other files, and a catalog folder whose name is no locale code. ``check``, ``render``, every build
+and ``catalog update``/``compile`` call it before reading a catalog (through
+:func:`rulesdoc.i18n.translate.discover_languages` or themselves).
+
+A language folder holding no file at all (:func:`empty_folders`: what a deleted catalog or a
+half-started language leaves, which git does not even keep) loses nothing: it is no error, but
+the ``empty-folder`` check's warning, in ``check`` and in every build.
 """
 
 from __future__ import annotations
@@ -40,12 +44,41 @@ def check_layout(locales: Path) -> None:
             _language_folder(locales, path)
 
 
+def empty_folders(locales: Path) -> list[Path]:
+    """The language folders under ``locales`` that hold no file (hidden ones aside), in name order."""
+    if not locales.is_dir():
+        return []
+    folders = (locales / e.name for e in os.scandir(locales) if e.is_dir(follow_symlinks=False))
+    return sorted(folder for folder in folders if not folder.name.startswith(".") and _empty(folder))
+
+
+def empty_folder_warning(locales: Path, folder: Path) -> str:
+    """The ``empty-folder`` check's words for ``folder``, in ``check`` and every build."""
+    code = _code_in(folder.relative_to(locales) / CATALOG_NAME) or "CODE"
+    return (
+        f"an empty language folder, left out of the site: `rulesdoc catalog init {code}` starts its "
+        f"catalog ({_shown(locales, code)}), or remove the folder"
+    )
+
+
+def _empty(folder: Path) -> bool:
+    """No file under ``folder``: a symlink is something (a catalog, perhaps), a hidden name nothing."""
+    for _top, dirs, names in os.walk(folder):
+        links = [name for name in dirs if os.path.islink(os.path.join(_top, name))]
+        if [name for name in names + links if not name.startswith(".")]:
+            return False
+        dirs[:] = [name for name in dirs if not name.startswith(".") and name not in links]
+    return True
+
+
 def _language_folder(locales: Path, folder: Path) -> None:
     catalog = folder / CATALOG_FOLDER / CATALOG_NAME
     strays = sorted(_po_files(folder, _DEPTH))
     for stray in strays:
         if stray != catalog:
             _stray(locales, stray)
+    if not os.path.lexists(catalog) and _empty(folder):
+        return  # a warning: the empty-folder check
     if not os.path.lexists(catalog):
         code = _code_in(folder.relative_to(locales)) or "CODE"
         raise RulesdocError(

@@ -8,6 +8,7 @@ A catalog therefore cannot add a tag, a link, emphasis or a table cell to a page
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -23,6 +24,8 @@ def _escape_segment(text: str) -> str:
     return _MARKDOWN_ACTIVE.sub(r"\\\1", html.escape(text, quote=False))
 
 
+# Cached, as quote_english: each language's status page quotes every language's waiting messages.
+@functools.lru_cache(maxsize=65536)
 def escape_text(text: str) -> str:
     """Escape one piece of text (no placeholders) for Markdown with inline HTML."""
     return _escape_segment(" ".join(text.split()))
@@ -35,6 +38,7 @@ QUOTED_OPEN = '<span lang="en" class="rd-quoted" dir="ltr">'
 QUOTED = re.compile(re.escape(QUOTED_OPEN) + r"[^<]*</span>")
 
 
+@functools.lru_cache(maxsize=65536)
 def quote_english(text: str) -> str:
     """``text`` (untrusted) as a quote of the English source, escaped, ``%`` shown as ``&#37;``."""
     return QUOTED_OPEN + escape_text(text).replace("%", "&#37;") + "</span>"

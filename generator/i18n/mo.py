@@ -17,11 +17,14 @@ from rulesdoc.errors import Location, RulesdocError
 from rulesdoc.i18n import po
 from rulesdoc.i18n.translate import catalog_codes, catalog_path
 from rulesdoc.io import files
+from rulesdoc.io.project import template_path
 
 
 def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
     """Write ``messages.mo`` beside each catalog, once every catalog has passed."""
-    loaded = [po.load(catalog_path(locales, code), root) for code in catalog_codes(locales)]
+    pot = template_path(locales)  # the run's budget counts as check counts: against the template
+    budget = po.Budget.against(po.load(pot, root) if pot.is_file() else None)
+    loaded = [budget.take(po.load(catalog_path(locales, code), root)) for code in catalog_codes(locales)]
     for catalog in loaded:
         refuse_unusable_plurals(catalog)
     written = []

@@ -110,31 +110,57 @@ def messages() -> list[ThemeMessage]:
 
 
 SITE_NAME_NOTE = "The site's name (mkdocs.yml site_name): the header, the logo's title, every page's <title>."
+# mkdocs.yml's texts a reader sees, offered to translators as messages, with their notes.
+CONFIG_NOTES = {
+    "site_name": SITE_NAME_NOTE,
+    "copyright": "The site's copyright notice (mkdocs.yml copyright): the footer of every page.",
+    "repo_name": "The name of the site's repository (mkdocs.yml repo_name): the header's link to it.",
+}
 
 
 def site_name_in(line: str) -> str | None:
-    """The site's name, if this line of mkdocs.yml is its ``site_name:`` (the extractor's and the
-    catalogs' headers' one reading; the site engines read the whole file, with its errors)."""
-    if not line.startswith("site_name:"):
+    """The site's name, if this line of mkdocs.yml is its ``site_name:``."""
+    return config_text_in("site_name", line)
+
+
+def config_text_in(key: str, line: str) -> str | None:
+    """The value, if this line of mkdocs.yml is ``key:`` with a one-line text (the extractor's and
+    the catalogs' headers' one reading; the site engines read the whole file, with its errors)."""
+    if not line.startswith(f"{key}:"):
         return None
     try:
-        name = yaml.safe_load(line.partition(":")[2])
+        value = yaml.safe_load(line.partition(":")[2])
     except yaml.YAMLError:
         return None  # read_config reports the file's syntax error with its line
-    return name.strip() if isinstance(name, str) and name.strip() else None
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def config_message(key: str, value: object) -> str | None:
+    """The message a translator is offered for mkdocs.yml's ``key``, or None. The copyright is HTML
+    by the theme's design: offered as its text (``&copy;`` read as ©) while it has no tag; one with
+    tags stays as written in every language, as a translation may put no markup into the site."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    if key == "copyright":
+        if "<" in value:
+            return None
+        value = html.unescape(value)
+    return " ".join(value.split())
 
 
 def extract_theme(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
-    """Babel extraction method: the site's name (``site_name:``) and the theme's UI strings
-    (located at ``theme:``) in mkdocs.yml."""
+    """Babel extraction method: the site's name, copyright and repository name (``site_name:``,
+    ``copyright:``, ``repo_name:``, each on one line) and the theme's UI strings (located at
+    ``theme:``) in mkdocs.yml."""
     lines = fileobj.read().decode("utf-8", "replace").splitlines()
     line = next((number for number, text in enumerate(lines, 1) if text.startswith("theme:")), 1)
     for number, text in enumerate(lines, 1):
-        name = site_name_in(text)
-        if name:
-            yield number, "gettext", name, [SITE_NAME_NOTE]
+        for key, note in CONFIG_NOTES.items():
+            found = config_message(key, config_text_in(key, text))
+            if found:
+                yield number, "gettext", found, [note]
     for message in messages():
         comment = f"Theme string {message.key!r} (Material for MkDocs). {message.comment}"
         yield line, "pgettext", (THEME_CONTEXT, message.english), [comment]

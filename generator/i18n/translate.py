@@ -28,7 +28,7 @@ from rulesdoc.i18n import cldr
 from rulesdoc.i18n.jinja_internals import asking_template
 from rulesdoc.i18n.layout import check_layout
 from rulesdoc.i18n.markup import escape_message
-from rulesdoc.i18n.po import Key, LoadedCatalog, forms, key_of, load
+from rulesdoc.i18n.po import Budget, CatalogBudgetError, Key, LoadedCatalog, forms, key_of, load
 from rulesdoc.i18n.verdicts import Status, Verdict, judge
 from rulesdoc.io.project import DOMAIN
 
@@ -46,6 +46,12 @@ CARD_CONTEXT = "card"
 # message per count the rules can allow, its msgid the English word, so each language writes the
 # count as it writes it in a sentence (a word, or the digit where the language prefers digits).
 COUNT_CONTEXT = "player count"
+# The end of a list of three or more alternatives ("two, three, or four"): a message, so each
+# language's translator joins the last item as the language does (Malay: no comma before "atau",
+# where CLDR has one); its msgid is CLDR's English pattern. A catalog without it uses CLDR's.
+LIST_CONTEXT = "list of alternatives"
+LIST_END_OR = "%(items)s, or %(last)s"
+LIST_ENDS = {"or": (LIST_END_OR, LIST_CONTEXT)}  # list style -> (msgid, msgctxt)
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight")
 COUNT_WORDS: dict[int, str] = dict(zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), _WORDS, strict=True))
 
@@ -114,21 +120,28 @@ def discover_languages(
     root: Path | None = None,
     required: Sequence[str] | None = None,
     read: Callable[[Path, Path | None], LoadedCatalog] = load,
+    template: LoadedCatalog | None = None,
 ) -> list[Language]:
     """The source language first, then every catalog under ``locales/`` in code order.
 
     ``required``: the codes whose catalog must load; another one that cannot is left out
     (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
+    Every catalog read counts in the run's :class:`~rulesdoc.i18n.po.Budget` against
+    ``template`` (messages.pot): past it, the run is refused, whatever ``required`` says.
     """
     check_layout(locales_dir)
     languages = [SOURCE]
+    budget = Budget.against(template)
     if locales_dir.is_dir():
         for code in catalog_codes(locales_dir):
             if code == SOURCE_LANGUAGE:
                 continue
             formatting = cldr.PSEUDO_LOCALE if code == cldr.PSEUDO_CODE else None
             try:
-                languages.append(language_of(read(catalog_path(locales_dir, code), root), code, formatting))
+                loaded = budget.take(read(catalog_path(locales_dir, code), root))
+                languages.append(language_of(loaded, code, formatting))
+            except CatalogBudgetError:
+                raise
             except RulesdocError:
                 if required is None or code in required:
                     raise
@@ -170,6 +183,9 @@ class Waiting:
     status: Status  # FUZZY or UNTRANSLATED (missing, empty or refused)
     where: str  # "locales/da/LC_MESSAGES/messages.po:123", or the catalog alone if it lacks the entry
     note: str  # the POT's note to translators (#.): where the message shows, what fills it
+    refused: bool = False  # translated, but the page cannot use it (check says why, on its line)
+    page: str | None = None  # the page it first shows on ("scoring.md"), if it shows on one
+    anchor: str = ""  # the heading anchor of its section there, in the language ("" : the top)
 
 
 @dataclass(frozen=True)
@@ -214,7 +230,8 @@ def count(
         status = verdict.status if verdict is not None else Status.UNTRANSLATED
         counts[status] += 1
         if status in (Status.FUZZY, Status.UNTRANSLATED):
-            waiting.append(_waiting(language, key, status, (notes or {}).get(key, "")))
+            refused = verdict is not None and bool(verdict.problems)
+            waiting.append(_waiting(language, key, status, (notes or {}).get(key, ""), refused))
     return CatalogStats(
         language.code,
         language.name,
@@ -226,7 +243,7 @@ def count(
     )
 
 
-def _waiting(language: Language, key: Key, status: Status, note: str) -> Waiting:
+def _waiting(language: Language, key: Key, status: Status, note: str, refused: bool = False) -> Waiting:
     # The path inside the project, as a translator's clone has it (never this machine's path):
     # <locales>/<code>/LC_MESSAGES/messages.po, whatever the project calls its locales folder.
     catalog = language.catalog
@@ -236,7 +253,7 @@ def _waiting(language: Language, key: Key, status: Status, note: str) -> Waiting
         else f"locales/{language.code}/LC_MESSAGES/{DOMAIN}.po"
     )
     line = catalog.line_of(key) if catalog is not None else None
-    return Waiting(key[0], key[1], status, where if line is None else f"{where}:{line}", note)
+    return Waiting(key[0], key[1], status, where if line is None else f"{where}:{line}", note, refused)
 
 
 # ---------------------------------------------------------------- translation
@@ -321,6 +338,18 @@ class Translator:
             return None
         self.found += 1
         return escape_message(found[0])
+
+    def list_ends(self) -> dict[str, str]:
+        """Per list style, the catalog's end of a list of three or more, escaped around its
+        placeholders (for :class:`Formatter`); a style the catalog lacks is CLDR's, so no miss
+        is recorded (the page shows no English)."""
+        ends = {}
+        for style, key in LIST_ENDS.items():
+            found = None if self.language.is_source else self.table.get(key)
+            if found is not None:
+                self.found += 1
+                ends[style] = escape_message(found[0])
+        return ends
 
     def plain_marked(
         self, message: str, context: str | None = None, plural: str | None = None, n: int = 1

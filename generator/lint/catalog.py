@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from rulesdoc.errors import display_path, short
-from rulesdoc.i18n import extraction, plurals
+from rulesdoc.i18n import extraction, layout, plurals
 from rulesdoc.i18n.po import Key, key_of
 from rulesdoc.i18n.policy import CONFIG_NAME
 from rulesdoc.i18n.verdicts import Rule, Status
@@ -173,6 +173,16 @@ def _percent(share: float) -> str:
 def _needed(translated: int, total: int, minimum: Fraction) -> int:
     """The fewest more translations that reach the threshold."""
     return max(0, math.ceil(minimum * total) - translated)
+
+
+@check("empty-folder", category=Category.CATALOG, severity=Severity.WARNING)
+def empty_folder(subject: Subject) -> Iterator[Finding]:
+    """A language folder holding no file is left out of the site: a warning, with its `catalog init`."""
+    if not subject.is_source:  # the project's, said once
+        return
+    locales = subject.shared.workspace.project.locales
+    for folder in subject.shared.empty_folders:
+        yield subject.finding(layout.empty_folder_warning(locales, folder), path=folder)
 
 
 @check(Rule.PLURAL_FORMS.value, category=Category.CATALOG)

@@ -11,7 +11,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 
 from rulesdoc.errors import Location, RulesdocError, display_path, short
-from rulesdoc.i18n import extraction
+from rulesdoc.i18n import extraction, layout
 from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
 from rulesdoc.i18n.po import Key, forms, ids, key_of
 from rulesdoc.i18n.policy import Policy
@@ -38,6 +38,7 @@ class Shared:
     texts: Mapping[str, Mapping[Key, tuple[str, ...]]] = field(default_factory=dict)
     # texts by their first two words, for the foreign-text check: filled on first use
     pair_index: dict[tuple[str, str], list[tuple[str, Key, str, str]]] = field(default_factory=dict)
+    empty_folders: tuple[Path, ...] = ()  # language folders under locales/ holding no file
 
     @property
     def template_path(self) -> Path:
@@ -163,6 +164,7 @@ def share(
         concepts=concepts,
         pages_dir=pages_dir,
         texts=_texts(workspace),
+        empty_folders=tuple(layout.empty_folders(workspace.project.locales)),
     )
 
 

@@ -44,6 +44,9 @@ class Finding:
 # Findings of one kind (check and severity) for one file shown before one line counts the rest:
 # 120,000 obsolete entries of a catalog printed 22 MB of warnings. Counts stay true.
 SHOWN_ALIKE = 20
+# The checks whose warnings every build shows too, in check's words (the language left out of the
+# switcher, the empty language folder); a language's other warnings are its completeness line.
+BUILD_WARNINGS = ("threshold", "empty-folder")
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,8 @@ class Report:
 
     def gap_lines(self) -> list[str]:
         """The warnings a build shows of the policy's gaps: one line per language that shows some
-        English (``check`` lists each message), and each language left out of the switcher."""
+        English (``check`` lists each message), each language left out of the switcher, each empty
+        language folder."""
         lines = []
         for summary in self.summaries:
             shown = summary.untranslated + summary.fuzzy
@@ -127,5 +131,5 @@ class Report:
                     f"({summary.untranslated} untranslated, {summary.fuzzy} fuzzy): "
                     f"`rulesdoc check --lang {summary.code}` lists them with their lines"
                 )
-        lines += [f.line_text() for f in self.findings if f.check == "threshold"]
+        lines += [f.line_text() for f in self.findings if f.check in BUILD_WARNINGS]
         return lines

@@ -10,6 +10,7 @@ that asked). A page that shows some English gets one translated notice under its
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -23,7 +24,7 @@ from rulesdoc.engine.model import Reason, Rules
 from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n import po
 from rulesdoc.i18n.cldr import Formatter, close_sentence_gaps
-from rulesdoc.i18n.markup import escape_text, quote_english
+from rulesdoc.i18n.markup import attribute, escape_text, quote_english, slugify
 from rulesdoc.i18n.po import Key, LoadedCatalog
 from rulesdoc.i18n.policy import Policy, read_policy
 from rulesdoc.i18n.theme import THEME_CONTEXT
@@ -33,6 +34,7 @@ from rulesdoc.i18n.translate import (
     Language,
     Miss,
     Translator,
+    Waiting,
     capitalise_first,
     count,
     discover_languages,
@@ -42,6 +44,7 @@ from rulesdoc.i18n.verdicts import Verdict
 from rulesdoc.io import files, folders
 from rulesdoc.io.project import Project
 from rulesdoc.pages.calculator import calculator_data
+from rulesdoc.pages.places import MarkingTranslator, Place, places
 from rulesdoc.pages.rebuild_memory import Memory, folder_stamp
 from rulesdoc.pages.template_errors import template_error
 from rulesdoc.pages.view import page_context
@@ -179,6 +182,12 @@ class Workspace:
     # How a language's pages are translated: the published Translator, or the screenshots'
     # marking one (generator/site/screenshots.py), which must never reach a published page.
     translator: Callable[[Language, Mapping[Key, Verdict] | None], Translator] = Translator
+    # The address of a page of another language, as seen from this language's status page
+    # (here, there, page name, anchor); the site sets it from its URL scheme. None: the layout of
+    # `rulesdoc render`'s output, out/<code>/<page>.md.
+    language_link: Callable[[Language, Language, str, str], str] | None = None
+    placed: dict[str, CatalogStats] = field(default_factory=dict)
+    _asked: frozenset[Key] | None = field(default=None, repr=False)
 
     @classmethod
     def load(
@@ -187,7 +196,8 @@ class Workspace:
         """``required``: the catalogs that must load (default: all); see :func:`discover_languages`.
         ``memory``: the preview's, to read again only what changed since its last rebuild."""
         read = memory.load if memory is not None else po.load
-        languages = discover_languages(project.locales, project.root, required, read)
+        template = read(project.pot, project.root) if project.pot.is_file() else None
+        languages = discover_languages(project.locales, project.root, required, read, template)
         env = (
             memory.environment(project.templates, make_environment)
             if memory
@@ -195,7 +205,6 @@ class Workspace:
         )
         names = tuple(page_templates(project.templates))
         count_names = LazyCounts(env, project.templates)
-        template = read(project.pot, project.root) if project.pot.is_file() else None
         workspace = cls(
             project,
             load_rules(project.rules, project.root),
@@ -243,14 +252,70 @@ class Workspace:
 
     @property
     def status(self) -> tuple[CatalogStats, ...]:
-        """Every language's count, for the translation-status page."""
-        return tuple(self.stats(language) for language in self.languages)
+        """Every language's count, for the translation-status page, each message it still shows in
+        English placed on the language's pages (:meth:`locate`)."""
+        counted = tuple(self.stats(language) for language in self.languages)
+        pairs = zip(self.languages, counted, strict=True)
+        return tuple(self._placed(language, stats, counted) for language, stats in pairs)
+
+    def _placed(
+        self, language: Language, stats: CatalogStats, counted: tuple[CatalogStats, ...]
+    ) -> CatalogStats:
+        if not any((w.msgid, w.context) in self._page_keys(counted) for w in stats.waiting):
+            return stats  # only theme strings wait (the search box, the footer): nothing to render
+        known = self.placed.get(language.code)
+        if known is None:
+            found = self.locate(language, counted)
+            waiting = tuple(
+                dataclasses.replace(w, page=found[key].page, anchor=found[key].anchor)
+                if (key := (w.msgid, w.context)) in found
+                else w
+                for w in stats.waiting
+            )
+            known = self.placed[language.code] = dataclasses.replace(stats, waiting=waiting)
+        return known
+
+    def _page_keys(self, counted: tuple[CatalogStats, ...]) -> frozenset[Key]:
+        """The messages the pages ask for (the source language's render, once): a language whose
+        waiting messages are none of these needs no render of its own to place them."""
+        if self._asked is None:
+            marking = MarkingTranslator(self.languages[0], self.verdicts.get(self.languages[0].code))
+            self._render_one(self.languages[0], counted, marking)
+            self._asked = frozenset(marking.keys)
+        return self._asked
+
+    def locate(self, language: Language, status: tuple[CatalogStats, ...]) -> dict[Key, Place]:
+        """Where each message shows on the language's pages: rendered once more with every message
+        marked (:mod:`rulesdoc.pages.places`); a language that cannot render has no places."""
+        marking = MarkingTranslator(language, self.verdicts.get(language.code))
+        result = self._render_one(language, status, marking)
+        return places([(page.name, page.text) for page in result.pages], marking.keys)
+
+    def status_link(self, here: Language, there_code: str, waiting: Waiting, text: str) -> str:
+        """A link from ``here``'s status page to where a waiting message of ``there_code`` shows:
+        Markdown within the language (the site resolves and checks it), HTML to another one.
+        ``text`` is a Translator's, escaped."""
+        if waiting.page is None:
+            return ""
+        anchor = f"#{waiting.anchor}" if waiting.anchor else ""
+        if there_code == here.code:
+            return f"[{text}]({waiting.page}{anchor})"
+        there = next(language for language in self.languages if language.code == there_code)
+        if self.language_link is not None:
+            url = self.language_link(here, there, waiting.page, waiting.anchor)
+        else:
+            url = f"../{there.code}/{waiting.page}{anchor}"
+        return f'<a href="{attribute(url)}" hreflang="{attribute(there.tag)}">{text}</a>'
 
     def help_url(self, language: Language) -> str | None:
         """Where the notice of a partly English page sends readers who can help translate."""
         url = self.policy.help_url(language.code)
         if url is None and STATUS_PAGE + PAGE_SUFFIX in self.names:
-            return STATUS_PAGE + ".md"  # MkDocs resolves it per page
+            # MkDocs resolves it per page; at the language's own list of waiting messages, whose
+            # heading is "<name> (<code>)" (templates/translation-status.md.j2), when it has one.
+            if not self.stats(language).waiting:
+                return STATUS_PAGE + ".md"
+            return STATUS_PAGE + ".md#" + slugify(f"{language.name} ({language.code})", "-")
         return url
 
     def render(self, languages: Iterable[Language]) -> dict[str, LanguageResult]:
@@ -258,8 +323,11 @@ class Workspace:
         status = self.status
         return {language.code: self._render_one(language, status) for language in languages}
 
-    def _render_one(self, language: Language, status: tuple[CatalogStats, ...]) -> LanguageResult:
-        translate = self.translator(language, self.verdicts.get(language.code))
+    def _render_one(
+        self, language: Language, status: tuple[CatalogStats, ...], translate: Translator | None = None
+    ) -> LanguageResult:
+        if translate is None:
+            translate = self.translator(language, self.verdicts.get(language.code))
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
             translate.gettext,
             translate.ngettext,
@@ -267,7 +335,7 @@ class Workspace:
             pgettext=translate.pgettext,
             npgettext=translate.npgettext,
         )
-        fmt = Formatter(language.locale, isolate=language.direction == "rtl")
+        fmt = Formatter(language.locale, isolate=language.direction == "rtl", list_ends=translate.list_ends())
         pages = []
         try:
             context = page_context(self.rules, translate, fmt, status)
@@ -281,6 +349,7 @@ class Workspace:
                         f=context.facts,
                         num=fmt.number,
                         calculator=calculator,  # JSON for a <script> element, or None
+                        status_link=functools.partial(self.status_link, language),
                     )
                 except RulesdocError:
                     raise

@@ -256,26 +256,36 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
     from rulesdoc.i18n import po
-    from rulesdoc.i18n.catalogs import merge, prefill_theme
+    from rulesdoc.i18n.catalogs import FuzzyBudget, merge, prefill_theme
     from rulesdoc.i18n.extraction import extract
     from rulesdoc.i18n.translate import catalog_codes, catalog_path
     from rulesdoc.i18n.verdicts import from_theme
+    from rulesdoc.io.project import template_path
 
     codes = catalog_codes(locales)
     if not codes:
         return ()  # a project in one language: nothing to extract for
+    # Counted as check counts (against messages.pot) before Babel's extraction and merging; the
+    # base revision's catalogs are held to the same limits.
+    pot = template_path(locales)
+    budget = po.Budget.against(po.load(pot, root) if pot.is_file() else None)
+    loaded = [budget.take(po.load(catalog_path(locales, code), root)) for code in codes]
+    base_budget = po.Budget()
+    fuzzy_budget = FuzzyBudget()  # as `catalog update` merges: the run's comparisons bounded
     template = extract(root)
     languages = []
-    for code in codes:
-        path = catalog_path(locales, code)
-        updated = po.load(path, root).catalog  # a copy in memory: the file is never written
+    for code, catalog in zip(codes, loaded, strict=True):
+        path = catalog.path
+        updated = catalog.catalog  # a copy in memory: the file is never written
         known = {po.key_of(m) for m in updated if m.id}
-        merge(updated, template, update_header_comment=False)  # as `catalog update` merges
+        merge(updated, template, fuzzy_budget, update_header_comment=False)  # as `catalog update` merges
         prefill_theme(updated, known)  # as `catalog update` does
         data = git.show(path, files.MAX_CATALOG_BYTES)
         where = f"{git.shown}:{git.relative(path)}"
         try:
-            base = po.parse(data, path, where).catalog if data is not None else None
+            base = base_budget.take(po.parse(data, path, where)).catalog if data is not None else None
+        except po.CatalogBudgetError as error:
+            raise RulesdocError(f"in the base revision: {error.message}", error.location) from None
         except RulesdocError as error:
             raise RulesdocError(
                 f"invalid catalog in the base revision: {error.message}", Location(where)

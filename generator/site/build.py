@@ -288,7 +288,8 @@ def build_languages(config: MkDocsConfig, rendering: Rendering, memory: Memory |
 def _fingerprint(site: LanguageSite, rendering: Rendering) -> str:
     """What a language's build is made of: its pages, names, theme strings and the switcher."""
     switcher = [(other.tag, other.name) for other in rendering.offered]
-    return digest(site.pages, str(site.site_name), site.strings.partial(), site.search, switcher)
+    texts = (str(site.site_name), str(site.copyright), str(site.repo_name_html()))
+    return digest(site.pages, *texts, site.strings.partial(), site.search, switcher)
 
 
 def workers() -> int:

@@ -7,9 +7,10 @@
 // Without JavaScript the block stays empty and the page reads as before.
 //
 // The round and the game live in the page address, after "#calc=" (written with replaceState on
-// every change, read once at the start); any other fragment is the page's own (a heading) and is
-// left alone. The address is untrusted input: read within bounds, cards only from the page's
-// list, and anything else ignored whole.
+// every change, read at the start and again when the reader pastes such a link into the open
+// page: replaceState fires no hashchange, so only a new address does); any other fragment is
+// the page's own (a heading) and is left alone. The address is untrusted input: read within
+// bounds, cards only from the page's list, and anything else ignored whole.
 
 import { score } from "./scoring.mjs";
 import { Words, element, formatNumber, seatSum, sentences } from "./calculator_words.mjs";
@@ -83,7 +84,7 @@ class Calculator {
   restore(fragment) {
     const codes = new Set(this.data.cards.map((card) => card.code));
     const saved = decodeState(fragment, codes, this.data.rules.players);
-    if (!saved) return;
+    if (!saved) return false;
     this.players = saved.round.hands.length;
     this.hands = saved.round.hands;
     this.wentOut = saved.round.went_out;
@@ -91,6 +92,15 @@ class Calculator {
     // A game this page's scorer refuses (edited by hand) is not kept; the round still is.
     const game = saved.game.length ? score(this.data.rules, { rounds: saved.game }) : null;
     this.game = game && !game.error ? saved.game : [];
+    return true;
+  }
+
+  /** A state pasted into the open page's address: shown as if the page had been opened with it.
+   * Anything else (a heading's fragment, a state this page cannot read) leaves the form as it is. */
+  reread(fragment) {
+    if (!this.restore(fragment)) return;
+    this.build();
+    this.drawGame();
   }
 
   save() {
@@ -339,6 +349,7 @@ function start() {
   const calculator = new Calculator(root, JSON.parse(source.textContent));
   calculator.drawGame();
   calculator.saving = true;
+  addEventListener("hashchange", () => calculator.reread(location.hash));
 }
 
 start();

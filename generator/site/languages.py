@@ -11,6 +11,10 @@ language up front, again only those an edit changed.
 
 from __future__ import annotations
 
+import functools
+import html
+import posixpath
+import re
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -24,7 +28,7 @@ from rulesdoc.i18n.verdicts import Status
 from rulesdoc.io import files
 from rulesdoc.io.project import Project
 from rulesdoc.pages.rebuild_memory import Memory, digest, folder_stamp, stamp
-from rulesdoc.pages.render import LanguageResult, Workspace
+from rulesdoc.pages.render import STATUS_PAGE, LanguageResult, Workspace
 from rulesdoc.site import helper
 
 # Where mkdocs.yml has no site_name (render alone needs none; every engine requires one).
@@ -34,10 +38,28 @@ DEFAULT_SITE_NAME = "Help"
 def site_name_of(project: Project) -> str:
     """The project's own site name, mkdocs.yml's ``site_name``: a message translators translate
     (the theme's extractor takes it from there), shown in the header, logo title and <title>."""
+    return config_texts(project).site_name
+
+
+@dataclass(frozen=True)
+class ConfigTexts:
+    """mkdocs.yml's texts a reader sees, as written there (None: not given)."""
+
+    site_name: str
+    copyright: str | None = None  # HTML, by the theme's design
+    repo_name: str | None = None
+
+
+def config_texts(project: Project) -> ConfigTexts:
     from rulesdoc.site.config_file import read_config
 
-    name = read_config(project.root / "mkdocs.yml").get("site_name")
-    return name if isinstance(name, str) and name.strip() else DEFAULT_SITE_NAME
+    config = read_config(project.root / "mkdocs.yml")
+    name, notice, repo = (config.get(key) for key in ("site_name", "copyright", "repo_name"))
+    return ConfigTexts(
+        site_name=name if isinstance(name, str) and name.strip() else DEFAULT_SITE_NAME,
+        copyright=notice if isinstance(notice, str) and notice.strip() else None,
+        repo_name=repo if isinstance(repo, str) and repo.strip() else None,
+    )
 
 
 @dataclass
@@ -50,6 +72,17 @@ class LanguageSite:
     search: theme.SearchSettings
     pages: tuple[tuple[str, str], ...] = ()  # (name, Markdown)
     site_name_english: bool = False  # untranslated: the theme's chrome marks it lang="en"
+    copyright: Markup | None = None  # the footer's notice, HTML (mkdocs.yml's; None: none given)
+    repo_name: str | None = None  # the header's repository link, plain text (None: the engine's)
+    repo_name_english: bool = False  # untranslated: marked lang="en" where the engine lets us
+
+    def repo_name_html(self) -> Markup | None:
+        """The repository's name escaped for the theme's header, marked English where untranslated."""
+        if self.repo_name is None:
+            return None
+        if self.repo_name_english:
+            return Markup('<span lang="en">%s</span>') % self.repo_name
+        return escape(self.repo_name)
 
 
 @dataclass(frozen=True)
@@ -118,6 +151,44 @@ class Rendering:
         return report.error_lines() + report.gap_lines()
 
 
+def language_root(language: Language) -> str:
+    return "" if language.is_source else f"{language.tag}/"
+
+
+def counterpart(here: Language, there: Language, page_url: str) -> str:
+    """The URL of the same page in another language, relative to ``here``'s build root."""
+    target = language_root(there) + page_url
+    if here.is_source:
+        return target or "./"
+    return posixpath.join("..", target) if target else "../"
+
+
+def page_url(name: str, directory_urls: bool) -> str:
+    """A page's URL under its build's root, as MkDocs and Zensical make it."""
+    stem = name[: -len(".md")] if name.endswith(".md") else name
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index" or stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def relative_to_page(link: str, url: str) -> str:
+    """A build-root-relative ``link`` as seen from the page at ``url``."""
+    folder = posixpath.dirname(url)
+    if not folder:
+        return link
+    return posixpath.relpath(link, folder) + ("/" if link.endswith("/") else "")
+
+
+def language_link(directory_urls: bool, here: Language, there: Language, page: str, anchor: str) -> str:
+    """From ``here``'s translation status page, the address of ``page`` of ``there``'s build at
+    the heading ``anchor`` (the status page's links to another language's pages)."""
+    target = counterpart(here, there, page_url(page, directory_urls))
+    link = relative_to_page(target, page_url(STATUS_PAGE + ".md", directory_urls))
+    return link + (f"#{anchor}" if anchor else "")
+
+
 def partial_name(language: Language) -> str:
     return f"partials/languages/{theme_language(language)}.html"
 
@@ -128,7 +199,12 @@ def theme_language(language: Language) -> str:
 
 
 def prepare(
-    project: Project, codes: list[str], strict: bool, memory: Memory | None = None, defer: bool = False
+    project: Project,
+    codes: list[str],
+    strict: bool,
+    memory: Memory | None = None,
+    defer: bool = False,
+    directory_urls: bool = True,
 ) -> Rendering:
     """Read every language; render and judge them; raise the one-line error for unreadable input,
     and, when strict, every error ``check`` would report (:meth:`Rendering.settle`).
@@ -137,22 +213,25 @@ def prepare(
     ``defer`` (``mkdocs build``): render and judge only the source language here; every other
     language is rendered and judged by its own build (:func:`realize`), in parallel, and the main
     build settles them all at its end (:meth:`Rendering.settle`), before anything is published.
+    ``directory_urls``: the site's URL scheme, for the status page's links to another language.
     """
     from rulesdoc.i18n.translate import SOURCE, select_languages
 
     workspace = Workspace.load(project, memory=memory)
+    workspace.language_link = functools.partial(language_link, directory_urls)
     published = select_languages(workspace.languages, codes)
     if SOURCE not in published:
         published.insert(0, SOURCE)
     policy = workspace.policy.publishing([language.code for language in published])
-    site_name = site_name_of(project)
-    sites = {language.code: _language_site(workspace, language, site_name) for language in published}
+    texts = config_texts(project)
+    sites = {language.code: _language_site(workspace, language, texts) for language in published}
     counts = {language.code: workspace.stats(language) for language in published if not language.is_source}
     hidden = frozenset(
         code for code, stats in counts.items() if not policy.offers(code, stats.in_language, stats.total)
     )
     # `check` reports languages in the workspace's order: so does the build.
     order = [language.code for language in workspace.languages if language.code in sites]
+    _ = workspace.status  # every language's waiting messages placed once, before the builds fork
     if defer and memory is None:
         deferred = Deferred(workspace, lint.share(workspace, policy, extract=helper.extracted), strict)
         rendering = Rendering(sites, order, deferred=deferred, hidden=hidden)
@@ -232,7 +311,19 @@ def _render(
     return results, changed, sources
 
 
-def _language_site(workspace: Workspace, language: Language, site_name: str) -> LanguageSite:
+def theme_texts(workspace: Workspace, language: Language, texts: ConfigTexts) -> dict[str, str]:
+    """What each theme message shows as in the language's built site, by its English source: our
+    translation, Material's, or English, as plain text ("Made with %(name)s" with its link's text)."""
+    values = _language_site(workspace, language, texts).strings.values
+    shown = {}
+    for message in theme.messages():
+        text = values.get(message.key)
+        if text:
+            shown[message.english] = " ".join(html.unescape(re.sub(r"<[^<>]*>", "", text)).split())
+    return shown
+
+
+def _language_site(workspace: Workspace, language: Language, texts: ConfigTexts) -> LanguageSite:
     verdicts = workspace.verdicts.get(language.code)
     if verdicts is None:
         verdicts = judge_catalog(language.catalog, {}) if language.catalog is not None else {}
@@ -246,11 +337,32 @@ def _language_site(workspace: Workspace, language: Language, site_name: str) -> 
             entry = language.catalog.catalog.get(*key)  # Material's own translation: shown meanwhile
             translated[message.english] = str(entry.string) if entry is not None else None
     strings = theme.theme_strings(language.tag, language.direction, translated)
+    site_name = theme.config_message("site_name", texts.site_name) or texts.site_name  # as extracted
     name = translate.plain(site_name)
+    repo_name = theme.config_message("repo_name", texts.repo_name)
     return LanguageSite(
         language=language,
         site_name=Markup(escape(name)),
         strings=strings,
         search=theme.search_settings(language.locale, language.tag),
-        site_name_english=not language.is_source and (site_name, None) not in translate.table,
+        site_name_english=_english(translate, site_name),
+        copyright=_copyright(translate, texts.copyright),
+        repo_name=translate.plain(repo_name) if repo_name else None,
+        repo_name_english=bool(repo_name) and _english(translate, repo_name),
     )
+
+
+def _english(translate: Translator, message: str | None) -> bool:
+    """Whether a message of mkdocs.yml shows in English where the page's language is another."""
+    return not translate.language.is_source and (message, None) not in translate.table
+
+
+def _copyright(translate: Translator, written: str | None) -> Markup | None:
+    """The footer's notice: mkdocs.yml's HTML in the source language and where it is no message
+    (it has tags); otherwise its translation, as text."""
+    message = theme.config_message("copyright", written)
+    if written is None or message is None or translate.language.is_source:
+        return Markup(written) if written is not None else None
+    if _english(translate, message):
+        return Markup('<span lang="en">%s</span>') % Markup(written)
+    return escape(translate.plain(message))

@@ -31,9 +31,15 @@ from rulesdoc.pages.rebuild_memory import Memory
 from rulesdoc.site import build as sitebuild
 from rulesdoc.site import chrome, helper, mkdocs_package, publishing, source
 from rulesdoc.site.config_file import checked_site_url
-from rulesdoc.site.languages import LanguageSite, Rendering, prepare, theme_language
+from rulesdoc.site.languages import (
+    LanguageSite,
+    Rendering,
+    counterpart,
+    language_root,
+    prepare,
+    theme_language,
+)
 from rulesdoc.site.mkdocs_internals import has_search, set_search_language
-from rulesdoc.site.source import counterpart, language_root
 from rulesdoc.site.strict_warnings import StrictWarnings
 from rulesdoc.spec.schema import publish_schema
 
@@ -78,7 +84,7 @@ class MainBuild:
             self.warnings.attach()  # detached when the build ends (post_build, failed)
             if not self.serving:
                 sitebuild.start_helper(config, project.root)
-            self.rendering = self._render(project, languages, strict)
+            self.rendering = self._render(project, languages, strict, bool(config.use_directory_urls))
             self.site = next(iter(self.rendering.sites.values()))
             sitebuild.configure_main(config, self.rendering, keep=self.serving)
             if not self.serving:
@@ -89,7 +95,9 @@ class MainBuild:
                     raise plugin_error(error) from None
         apply_language(config, self.site)
 
-    def _render(self, project: Project, languages: list[str], strict: bool) -> Rendering:
+    def _render(
+        self, project: Project, languages: list[str], strict: bool, directory_urls: bool
+    ) -> Rendering:
         """Every language's site, or the build's one-line error (the site folder is not touched yet).
 
         Under ``mkdocs serve`` a failed rebuild would hold every request until a build succeeds:
@@ -97,7 +105,9 @@ class MainBuild:
         """
         self.strict = strict and not self.serving
         try:
-            rendering = prepare(project, languages, self.strict, self.memory, defer=not self.serving)
+            rendering = prepare(
+                project, languages, self.strict, self.memory, not self.serving, directory_urls
+            )
         except RulesdocError as error:
             if not self.serving or self.last_good is None:
                 raise plugin_error(error) from None
@@ -248,6 +258,10 @@ def apply_language(config: MkDocsConfig, site: LanguageSite) -> None:
     config.theme["language"] = theme_language(site.language)
     config.theme["direction"] = site.language.direction
     config.site_name = site.site_name
+    if site.copyright is not None:
+        config.copyright = site.copyright
+    if site.repo_name is not None:
+        config.repo_name = site.repo_name_html()
     if has_search(config):
         set_search_language(config, site.search)
     toc = config.mdx_configs.setdefault("toc", {})

@@ -23,7 +23,6 @@ Nothing here imports a site engine.
 from __future__ import annotations
 
 import copy
-import posixpath
 import shutil
 import urllib.parse
 from collections.abc import Mapping
@@ -41,7 +40,14 @@ from rulesdoc.i18n.translate import Language
 from rulesdoc.io.project import Project
 from rulesdoc.site import assets
 from rulesdoc.site.config_file import checked_site_url, plugin_options, read_config
-from rulesdoc.site.languages import LanguageSite, Rendering, prepare
+from rulesdoc.site.languages import (
+    LanguageSite,
+    Rendering,
+    counterpart,
+    language_root,
+    page_url,
+    prepare,
+)
 
 # Our theme templates, placed before the theme's own: a safe <title>, the translated 404 and
 # footer, the switcher to the same page. Jinja and MiniJinja alike read them (no Python methods).
@@ -87,40 +93,10 @@ class SiteSource:
 # ---------------------------------------------------------------- addresses
 
 
-def language_root(language: Language) -> str:
-    return "" if language.is_source else f"{language.tag}/"
-
-
-def counterpart(here: Language, there: Language, page_url: str) -> str:
-    """The URL of the same page in another language, relative to ``here``'s build root."""
-    target = language_root(there) + page_url
-    if here.is_source:
-        return target or "./"
-    return posixpath.join("..", target) if target else "../"
-
-
 def alternates(here: Language, offered: tuple[Language, ...], page_url: str) -> list[Alternate]:
     return [
         Alternate(language.name, language.tag, counterpart(here, language, page_url)) for language in offered
     ]
-
-
-def page_url(name: str, directory_urls: bool) -> str:
-    """A page's URL under its build's root, as MkDocs and Zensical make it."""
-    stem = name[: -len(".md")] if name.endswith(".md") else name
-    if not directory_urls:
-        return stem + ".html"
-    if stem == "index" or stem.endswith("/index"):
-        return stem[: -len("index")]
-    return stem + "/"
-
-
-def relative_to_page(link: str, url: str) -> str:
-    """A build-root-relative ``link`` as seen from the page at ``url``."""
-    folder = posixpath.dirname(url)
-    if not folder:
-        return link
-    return posixpath.relpath(link, folder) + ("/" if link.endswith("/") else "")
 
 
 # ---------------------------------------------------------------- what a language's build says
@@ -179,8 +155,9 @@ def site_source(project: Project, codes: list[str] | None = None, strict: bool =
     base = read_config(project.root / CONFIG_NAME)
     options = plugin_options(base)
     site_url = checked_site_url(project.root / CONFIG_NAME, base.get("site_url"))
-    rendering = prepare(project, codes if codes is not None else list(options.get("languages") or []), strict)
     directory_urls = bool(base.get("use_directory_urls", True))
+    chosen = codes if codes is not None else list(options.get("languages") or [])
+    rendering = prepare(project, chosen, strict, directory_urls=directory_urls)
     names = [name for name, _ in next(iter(rendering.sites.values())).pages]
     urls = tuple(page_url(name, directory_urls) for name in names)
     offered = tuple(rendering.offered)
@@ -227,6 +204,10 @@ def _language_config(
     config["docs_dir"] = "docs"
     config["site_dir"] = "site"
     config["site_name"] = str(Markup(site.site_name).unescape())
+    if site.copyright is not None:
+        config["copyright"] = str(site.copyright)  # HTML, as the theme takes it
+    if site.repo_name is not None:
+        config["repo_name"] = site.repo_name  # text: the engine escapes it, as it does site_name
     if site_url is not None:
         config["site_url"] = site_url + language_root(language)
     theme_config = dict(config.get("theme") or {}) if isinstance(config.get("theme"), dict) else {}

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from rulesdoc.errors import display_path
 from rulesdoc.i18n.translate import Language
-from rulesdoc.site.source import NOT_FOUND, language_root, page_url
+from rulesdoc.site.languages import language_root, page_url
+from rulesdoc.site.source import NOT_FOUND
 
 # Where each engine writes a language's search index: Material's search plugin (MkDocs,
 # ProperDocs), Zensical's own.

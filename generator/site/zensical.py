@@ -28,16 +28,8 @@ from rulesdoc.errors import RulesdocError, display_path
 from rulesdoc.io import folders
 from rulesdoc.io.project import Project
 from rulesdoc.site import chrome, publishing
-from rulesdoc.site.source import (
-    CONFIG_NAME,
-    NOT_FOUND,
-    LanguageSource,
-    SiteSource,
-    counterpart,
-    relative_to_page,
-    site_source,
-    write_source,
-)
+from rulesdoc.site.languages import counterpart, relative_to_page
+from rulesdoc.site.source import CONFIG_NAME, NOT_FOUND, LanguageSource, SiteSource, site_source, write_source
 from rulesdoc.spec.schema import publish_schema
 
 BUILD_TIMEOUT = 600  # seconds a language's build may take (a stuck engine is an error, not a hang)

@@ -1,18 +1,23 @@
-"""The README's pictures of the site as readers see it: desktop (dark), phone and print.
+"""The README's pictures of the site as readers see it: desktop (dark), phone and print, and the
+calculator with a round entered (in Danish here; in Arabic, right to left, in test_world.py).
 
 Every run takes them into tests/artifacts/readme-<kind>.png. The README shows copies
 committed in docs/readme/ (kept out of the built site by mkdocs.yml's exclude_docs);
 to refresh those after a change of look, run
 
-    RULESDOC_README_IMAGES=1 .venv/bin/python -m pytest tests/browser/test_readme_images.py
+    RULESDOC_README_IMAGES=1 .venv/bin/python -m pytest tests/browser/test_readme_images.py \
+        tests/browser/test_world.py -k "readme or sideways"
 
-and commit docs/readme/*.png. Each picture must stay small: the repository carries it.
+(the Arabic and Japanese pictures come from test_world.py's site, which has those languages; the
+calculator's are made smaller by pngquant, `apt-get install pngquant`) and commit
+docs/readme/*.png. Each picture must stay small: the repository carries it.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,14 +25,16 @@ import pytest
 from support import ROOT
 
 from .conftest import Problems, open_context
+from .test_calculator import enter_the_capped_danish_round, scoring_page
 
 if TYPE_CHECKING:  # playwright is imported by the fixtures, which skip without it
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
 README_IMAGES = ROOT / "docs" / "readme"
 MAX_BYTES = 150_000
+MAX_CALCULATOR_BYTES = 40_000  # two of them in one row of the README
 # kind -> (browser context options, CSS media)
 VIEWS = {
     "desktop": ({"viewport": {"width": 1100, "height": 620}, "color_scheme": "dark"}, "screen"),
@@ -65,4 +72,60 @@ def test_readme_image(
     assert (README_IMAGES / f"{kind}.png").is_file(), (
         f"run with RULESDOC_README_IMAGES=1 to create docs/readme/{kind}.png"
     )
+    problems.assert_none()
+
+
+# The calculator's pictures: narrow, so that two sit side by side in the README; tall enough
+# that the calculator needs no scrolling (the sticky header would cover part of it).
+CALCULATOR_VIEW = {"viewport": {"width": 600, "height": 2000}, "device_scale_factor": 1}
+
+
+def calculator_picture(page: Page, artifacts: Path, name: str) -> None:
+    """The calculator alone and a margin, the round on it added to the game, no control focused
+    (a picture shows no focus ring). Kept in docs/readme/<name>.png when asked to, its colours
+    reduced by pngquant (a third of the bytes, the text as sharp)."""
+    page.click("#rd-calc-add-round")
+    page.evaluate("document.activeElement.blur()")
+    box = page.locator("#rd-calc").bounding_box()
+    assert box is not None
+    margin = 8
+    shot = artifacts / f"readme-{name}.png"
+    clip = {"x": box["x"] - margin, "y": box["y"] - margin}
+    clip |= {"width": box["width"] + 2 * margin, "height": box["height"] + 2 * margin}
+    page.screenshot(path=shot, clip=clip, animations="disabled")  # type: ignore[arg-type]
+    kept = README_IMAGES / f"{name}.png"
+    if os.environ.get("RULESDOC_README_IMAGES") == "1":
+        pngquant = shutil.which("pngquant")
+        assert pngquant, (
+            "the README's calculator pictures are made smaller by pngquant (apt-get install pngquant)"
+        )
+        command = [
+            pngquant,
+            "--quality=70-90",
+            "--speed=1",
+            "--strip",
+            "--force",
+            "--output",
+            str(kept),
+            str(shot),
+        ]
+        subprocess.run(command, check=True, timeout=60)
+    assert kept.is_file(), f"run with RULESDOC_README_IMAGES=1 to create docs/readme/{name}.png"
+    size = kept.stat().st_size
+    assert size <= MAX_CALCULATOR_BYTES, f"{kept.name} is {size} bytes: too big to commit"
+
+
+def test_readme_calculator_in_danish(
+    browser: Browser, problems: Problems, site_url: str, artifacts: Path
+) -> None:
+    """Two players, the second never opened and capped at half the target (the Danish line)."""
+    context = open_context(browser, problems, **CALCULATOR_VIEW)
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        scoring_page(page, site_url, "da")
+        enter_the_capped_danish_round(page)
+        calculator_picture(page, artifacts, "calculator-da")
+    finally:
+        context.close()
     problems.assert_none()

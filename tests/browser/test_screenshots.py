@@ -134,3 +134,34 @@ def test_a_chromium_that_cannot_start_is_one_line_and_nothing_written(project: P
     assert done.stderr.startswith("rulesdoc: error: Chromium could not take the screenshots")
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "s").exists()
+
+
+def test_with_a_built_site_the_themes_strings_are_pictured_in_the_theme(
+    built_site: Path, tmp_path: Path
+) -> None:
+    from support import ROOT
+
+    command = [sys.executable, "-m", "rulesdoc", "--root", str(ROOT), "screenshots", "--lang", "da"]
+    done = subprocess.run(
+        [*command, "--out", str(tmp_path / "shots"), "--site", str(built_site)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((tmp_path / "shots" / screenshots.MANIFEST).read_text("utf-8"))
+    theme = {entry["msgid"]: entry for entry in manifest if entry["msgctxt"] == "theme"}
+    # The header's, the search box's, the skip link's (shown on focus), the footer's.
+    assert {"Skip to content", "Search", "Select language", "Made with %(name)s"} <= set(theme)
+    for entry in theme.values():
+        assert entry["file"] == screenshots.file_name((entry["msgid"], "theme"))
+        assert (tmp_path / "shots" / entry["file"]).read_bytes().startswith(PNG)
+    # Text that shows only after a reader acts (search results) has no picture, and says so.
+    assert "No matching documents" not in theme
+    # Without --site, the command says how to picture them.
+    plain = subprocess.run(
+        [*command, "--out", str(tmp_path / "plain")], capture_output=True, text=True, check=False
+    )
+    assert plain.returncode == 0 and "--site DIR" in plain.stdout
+    assert not any(
+        entry["msgctxt"] == "theme"
+        for entry in json.loads((tmp_path / "plain" / screenshots.MANIFEST).read_text("utf-8"))
+    )

@@ -73,10 +73,12 @@ def test_english_fallback_is_marked_lang_en_with_one_notice(
         )
         assert above
         link = notice.locator("a")
-        assert link.get_attribute("href") == "translation-status.html"
+        # The status page, at the Hindi list of messages waiting for a translator.
+        assert link.get_attribute("href") == "translation-status.html#हिन्दी-hi"
         # A fully translated page has no notice.
         page.goto(lagging_site + "hi/translation-status.html")
         assert page.locator(".rd-untranslated-notice").count() == 0
+        assert page.locator("[id='हिन्दी-hi']").inner_text().startswith("हिन्दी (hi)")
         problems.assert_none()
     finally:
         context.close()

@@ -25,7 +25,7 @@ from . import axe_gate
 from .conftest import Problems, open_context, serving, site_languages
 from .test_accessibility import open_page
 from .test_layout import EXAMPLES_JS, NARROW, WIDTHS_JS, _platform_fonts, phone_layout_problems
-from .test_readme_images import MAX_BYTES, README_IMAGES
+from .test_readme_images import CALCULATOR_VIEW, MAX_BYTES, README_IMAGES, calculator_picture
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -54,9 +54,31 @@ WORDS: dict[str, dict[str, str | tuple[str, ...]]] = {
                "ملاحظة: الآص والجوكر في اليد أغلى منهما عند إنزالهما على الطاولة.",
            "An ace that was worth only one point at the low end of a sequence costs %(ace)s if it stays in hand.":
                "الآص الذي لا يساوي إلا نقطة واحدة في بداية السلسلة يكلّف %(ace)s إذا بقي في اليد.",
-           # The calculator (test_the_calculator_runs_right_to_left); its other texts stay English.
+           # The calculator (test_the_calculator_runs_right_to_left); the rest of it for the README's
+           # picture, with the round it shows (test_readme_calculator_in_arabic).
            "Number of players": "عدد اللاعبين", "Player %(number)s": "اللاعب %(number)s",
-           "%(card)s costs dearly if it stays in hand.": "%(card)s يكلّف كثيرًا إذا بقي في اليد."},
+           "%(card)s costs dearly if it stays in hand.": "%(card)s يكلّف كثيرًا إذا بقي في اليد.",
+           "Score your round": "احسب نقاط جولتك",
+           "Enter each player's cards left in hand and who went out: the points show below, counted by the rules on this page.":
+               "أدخل الأوراق المتبقية في يد كل لاعب ومن أنهى الجولة: تظهر النقاط أدناه، محسوبة وفق القواعد في هذه الصفحة.",
+           "Has opened": "فتح", "Cards left in hand": "الأوراق المتبقية في اليد", "empty hand": "يد فارغة",
+           "Card to add": "الورقة المراد إضافتها", "Add": "أضف", "Remove %(card)s": "أزل %(card)s",
+           "Who went out?": "من أنهى الجولة؟", "Nobody: the round is blocked": "لا أحد: الجولة مغلقة",
+           "Hand rummy": "رامي باليد", "Round points": "نقاط الجولة",
+           # ... and where the page's own texts hold those words (check refuses English left in them).
+           "Hand rummy with three players": "رامي باليد مع ثلاثة لاعبين",
+           "%(sum)s, capped at %(cap)s (the fixed cap)": "%(sum)s، بحد أقصى %(cap)s (الحد الثابت)",
+           "Round points are added up. The target rises with the number of players: %(per_opponent)s point per opponent.":
+               tuple(f"تُجمع نقاط الجولات. يرتفع الهدف مع عدد اللاعبين: %(per_opponent)s {word} لكل خصم."
+                     for word in ("نقطة", "نقطة", "نقطة", "نقاط", "نقطة", "نقطة")),
+           "%(seat)s pays half the target: their hand value plus the surcharge is more than that.":
+               "%(seat)s يدفع نصف الهدف: قيمة يده مع الغرامة الإضافية أكبر من ذلك.",
+           "%(sum)s, capped at %(cap)s (half the target)": "%(sum)s، بحد أقصى %(cap)s (نصف الهدف)",
+           "Keep the game": "تدوين نقاط اللعبة", "Add this round to the game": "أضف هذه الجولة إلى اللعبة",
+           "New game": "لعبة جديدة", "Round %(number)s": "الجولة %(number)s", "Total": "المجموع",
+           "The game ends when a player reaches %(target)s.": "تنتهي اللعبة عندما يبلغ أحد اللاعبين %(target)s.",
+           "ace of clubs": "آص سباتي", "king of hearts": "شايب كبة", "king of spades": "شايب بستوني",
+           "queen of diamonds": "بنت ديناري", "jack of clubs": "ولد سباتي", "nine of hearts": "تسعة كبة"},
     "zh-Hant": {"Counting points": "計算分數", "In short": "簡而言之", "Permanent link": "永久連結",
                 "Made with %(name)s": "使用 %(name)s 製作", "404 - Not found": "404 - 找不到頁面",
                 "Rami help": "拉米說明"},
@@ -153,6 +175,61 @@ def test_the_calculator_runs_right_to_left(
     assert found["label"]["left"] > found["select"]["left"], found  # the label reads first: on the right
     assert found["isolated"] == "9 + 8 + 25 = 42"  # the sum keeps its own order
     page.locator("#rd-calc").screenshot(path=str(artifacts / "calculator-ar-rtl.png"))
+    problems.assert_none()
+
+
+def test_readme_calculator_in_arabic(
+    browser: Browser, problems: Problems, world_url: str, artifacts: Path
+) -> None:
+    """The README's right-to-left picture: the Danish picture's round (test_readme_images.py), in
+    Arabic: the second of two players never opened and is capped at half the target."""
+    context = open_context(browser, problems, **CALCULATOR_VIEW)
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
+        page.select_option("#rd-calc-players", "2")
+        page.uncheck("#rd-calc-opened-1")
+        for card in ["KH", "KS", "QD", "JC", "9H"]:
+            page.select_option("#rd-calc-card-1", card)
+            page.click("#rd-calc-add-1")
+        row = page.locator("#rd-calc-result li[data-seat='1']")
+        assert row.locator(".rd-calc-points").inner_text() == "50"
+        assert (
+            row.locator(".rd-calc-sum").inner_text()
+            == "10 + 10 + 10 + 10 + 9 + 25 = 74، بحد أقصى 50 (نصف الهدف)"
+        )
+        assert page.locator("#rd-calc h2").inner_text() == "احسب نقاط جولتك"
+        calculator_picture(page, artifacts, "calculator-ar")
+    finally:
+        context.close()
+    problems.assert_none()
+
+
+def test_the_calculator_in_use_on_a_phone_right_to_left(
+    browser: Browser, problems: Problems, world_url: str
+) -> None:
+    """360 px, Arabic: six players, hands of several cards, a game sheet: nothing scrolls sideways
+    (a right-to-left page that overflows does so to the left: scrollX is checked too)."""
+    context = open_context(browser, problems, viewport={"width": NARROW, "height": 800})
+    try:
+        page = context.new_page()
+        problems.watch(page)
+        page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
+        page.select_option("#rd-calc-players", "6")
+        for seat, cards in enumerate([["QD", "10S", "JK"], ["KH", "KS", "QD", "JC", "9H"], ["AH", "AS"]], 1):
+            for card in cards:
+                page.select_option(f"#rd-calc-card-{seat}", card)
+                page.click(f"#rd-calc-add-{seat}")
+        for seat in (4, 5):
+            page.select_option(f"#rd-calc-card-{seat}", "2C")
+            page.click(f"#rd-calc-add-{seat}")
+        page.click("#rd-calc-add-round")
+        assert page.locator("#rd-calc-sheet tbody tr").count() == 1
+        at = page.evaluate("({width: document.documentElement.scrollWidth, x: scrollX})")
+        assert at["width"] <= NARROW and at["x"] == 0, f"the page is {at} at {NARROW} px"
+    finally:
+        context.close()
     problems.assert_none()
 
 

@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""`make bench`, the calculator's part (issue 30's goal "light"): what it costs the site build, and
+how fast the page answers a card entered. Not a test: figures and ratios, appended to
+bench/RESULTS.md (this script's section replaced, the rest of the file kept).
+
+    (a) build   our `mkdocs build --strict` of the project / of the same project without the
+                calculator (its partial templates/_calculator.j2 removed and `catalog extract`,
+                `catalog update` run, the messages only it had dropped from the catalogs, as a
+                project that never had it): CPU of the process tree, runs interleaved
+                (with, without, with, ...), so that a change in the machine's load hits both.
+                Goal <= 1.05x. The scripts every build copies (the calculator's modules and the
+                classic script made of them, generator/site/assets.py) are in both builds: their
+                making is timed apart, in this process, and so is the calculator's share of the
+                render (its partial compiled, its data made), steadier than the builds' ratio.
+    (b) entry   the built Danish scoring page in headless Chromium, over http from 127.0.0.1: a
+                card chosen and "Add" pressed, to the result redrawn and laid out (the click's
+                handler, then a forced layout), N entries over the seats of a six-player round.
+                Median and p95 of the main thread's CPU time (and of the wall time), against
+                one frame at 60 Hz (16.7 ms).
+
+    .venv/bin/python bench/calculator.py [--runs N] [--entries N] [--results bench/RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import functools
+import http.server
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import EPOCH, MKDOCS, PY, REPO, SITE_FILES, child_env, copy_project, run, seconds  # noqa: E402
+
+FRAME_MS = 1000 / 60
+GOAL_RATIO = 1.05
+BEGIN = "<!-- bench/calculator.py: begin -->"
+END = "<!-- bench/calculator.py: end -->"
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+
+
+# ---------------------------------------------------------------- (a) the site build
+
+
+def without_calculator(project: Path) -> None:
+    """The project as if it never had the calculator: no partial, its messages gone from the
+    POT and, obsolete entries dropped, from every catalog."""
+    (project / "templates" / "_calculator.j2").unlink()
+    for step in ("extract", "update"):
+        run([PY, "-m", "rulesdoc", "catalog", step], cwd=project)
+    for po in (project / "locales").glob("*/LC_MESSAGES/messages.po"):
+        blocks = po.read_text("utf-8").split("\n\n")
+        kept = [block for block in blocks if not _obsolete(block)]
+        po.write_text("\n\n".join(kept), "utf-8")
+
+
+def _obsolete(block: str) -> bool:
+    """A catalog entry that is only comments and ``#~`` lines (what `catalog update` keeps)."""
+    lines = block.strip().splitlines()
+    return any(line.startswith("#~") for line in lines) and all(line.startswith("#") for line in lines)
+
+
+def build_cmd(out: Path) -> list[str]:
+    return [MKDOCS, "build", "--strict", "--quiet", "-d", str(out)]
+
+
+def measure_build(tmp: Path, runs: int) -> dict[str, Any]:
+    with_ = copy_project(tmp / "with", SITE_FILES)
+    without = copy_project(tmp / "without", SITE_FILES)
+    without_calculator(without)
+    env = child_env(SOURCE_DATE_EPOCH=EPOCH)
+    cpu: dict[str, list[float]] = {"with": [], "without": []}
+    for project in (with_, without):  # warm-up: bytecode and page caches
+        run(build_cmd(project / "site"), cwd=project, env=env)
+    for index in range(runs):
+        print(f"    calculator: build {index + 1}/{runs}", file=sys.stderr, flush=True)
+        for name, project in (("with", with_), ("without", without)):
+            shutil.rmtree(project / "site", ignore_errors=True)
+            cpu[name].append(run(build_cmd(project / "site"), cwd=project, env=env).timing.cpu)
+    assert "rd-calc-data" in (with_ / "site" / "da" / "scoring.html").read_text("utf-8")
+    assert "rd-calc-data" not in (without / "site" / "da" / "scoring.html").read_text("utf-8")
+    pairs = [a / b for a, b in zip(cpu["with"], cpu["without"], strict=True)]
+    work, languages = render_work_ms(with_)
+    found = {"cpu": cpu, "pairs": pairs, "assets_ms": assets_ms(), "site": with_ / "site"}
+    return found | {"render_ms": work, "languages": languages}
+
+
+def render_work_ms(project: Path, times: int = 3) -> tuple[float, int]:
+    """The calculator's work in the render of every language, in this process: its partial
+    compiled (once per build: the language workers are forked after the source language's
+    render) and its data made for each language; best of ``times`` fresh workspaces. The
+    milliseconds, and the number of languages."""
+    from rulesdoc.io.project import Project
+    from rulesdoc.pages import render
+
+    made = render.calculator_data
+    took: list[float] = []
+
+    def timed(*args: Any) -> str | None:
+        start = time.process_time()
+        try:
+            return made(*args)
+        finally:
+            took.append(time.process_time() - start)
+
+    totals, languages = [], 0
+    render.calculator_data = timed  # type: ignore[assignment]
+    try:
+        for _ in range(times):
+            paths = Project(project / "rules.yaml", project / "templates", project / "locales", project)
+            workspace = render.Workspace.load(paths)
+            took.clear()
+            workspace.render(workspace.languages)
+            totals.append(sum(took))
+            languages = len(workspace.languages)
+    finally:
+        render.calculator_data = made
+    return min(totals) * 1000, languages
+
+
+def assets_ms(times: int = 20) -> float:
+    """The making of the calculator's files (the classic script included), best of ``times``."""
+    from rulesdoc.site import assets
+
+    took = []
+    for _ in range(times):
+        start = time.perf_counter()
+        assets.site_files()
+        took.append(time.perf_counter() - start)
+    return min(took) * 1000
+
+
+# ---------------------------------------------------------------- (b) a card entered, in Chromium
+
+# Cards for the entries: every kind twice at most in the round (two decks: 106 cards), over five
+# seats; the first ``WARM`` entries (the scripts' first runs, compiled then) are not counted.
+WARM = 10
+MAX_ENTRIES = 106 - WARM
+SEATS = 5
+# One entry, a frame after the last: a card chosen, Add clicked (the handler draws the hand and
+# the result and writes the address), then a forced style and layout of the result, as the
+# next frame needs. Wall time, from the page's clock.
+ENTRY_JS = """async ({seat, kind}) => {
+    await new Promise(requestAnimationFrame);
+    document.getElementById(`rd-calc-card-${seat}`).value = kind;
+    const add = document.getElementById(`rd-calc-add-${seat}`);
+    const result = document.getElementById("rd-calc-result");
+    const start = performance.now();
+    add.click();
+    const drawn = performance.now();
+    result.offsetHeight;
+    return {took: performance.now() - start, handler: drawn - start};
+}"""
+# The main thread's CPU time in script, style and layout (Chromium's metrics in thread ticks):
+# what a frame must hold, apart from what other processes on the machine take from it. An upper
+# bound: between two readings it also counts the measuring call's own script and whatever
+# else the page ran (Material's handlers).
+WORK = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * len(ordered)))]
+
+
+def measure_entry(site: Path, entries: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    debian = str(DEBIAN_CHROMIUM) if DEBIAN_CHROMIUM.is_file() else None  # else Playwright's own
+    chromium = os.environ.get("RULESDOC_CHROMIUM") or debian
+    wall: list[float] = []
+    handler: list[float] = []
+    cpu: list[float] = []
+    with serving(site) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url + "da/scoring.html", wait_until="networkidle")
+        page.locator("#rd-calc form").wait_for()
+        page.select_option("#rd-calc-players", str(SEATS + 1))
+        kinds = page.eval_on_selector_all("#rd-calc-card-1 option", "options => options.map(o => o.value)")
+        metrics = page.context.new_cdp_session(page)
+        metrics.send("Performance.enable", {"timeDomain": "threadTicks"})
+
+        def work() -> float:
+            found = metrics.send("Performance.getMetrics")["metrics"]
+            return sum(metric["value"] for metric in found if metric["name"] in WORK)
+
+        for index in range(WARM + entries):
+            before = work()
+            took = page.evaluate(
+                ENTRY_JS, {"seat": 1 + index % SEATS, "kind": kinds[index // 2 % len(kinds)]}
+            )
+            spent = work() - before
+            if index >= WARM:
+                wall.append(took["took"])
+                handler.append(took["handler"])
+                cpu.append(spent * 1000)
+        points = page.locator("#rd-calc-result .rd-calc-points").all_inner_texts()
+        version = browser.version
+        browser.close()
+    assert len(points) == SEATS + 1, points  # the round scored, not refused
+    return {
+        "median": statistics.median(wall),
+        "p95": percentile(wall, 0.95),
+        "max": max(wall),
+        "handler": statistics.median(handler),
+        "cpu_median": statistics.median(cpu),
+        "cpu_p95": percentile(cpu, 0.95),
+        "entries": entries,
+        "browser": version,
+    }
+
+
+# ---------------------------------------------------------------- the report
+
+
+def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int) -> str:
+    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    lines = [
+        BEGIN,
+        "## The calculator (issue 30)",
+        "",
+        f"`bench/calculator.py` on {when}, commit {commit.stdout.strip() or '?'}, load average {load}.",
+        "",
+        "| Measure | Value | Goal | |",
+        "|---|---|---|---|",
+    ]
+    if build is not None:
+        with_, without, pairs = build["cpu"]["with"], build["cpu"]["without"], build["pairs"]
+        ratio = min(with_) / min(without)
+        lines += [
+            f"| site build CPU, with / without the calculator (best of {runs} each, interleaved) | "
+            f"{seconds(min(with_))} / {seconds(min(without))} = {ratio:.3f}x | <= {GOAL_RATIO}x | "
+            f"{'PASS' if ratio <= GOAL_RATIO else 'MISS'} |",
+            f"| &nbsp;&nbsp;the {runs} pairs' ratios: lowest, median, highest | "
+            f"{min(pairs):.3f}x, {statistics.median(pairs):.3f}x, {max(pairs):.3f}x |  |  |",
+            f"| &nbsp;&nbsp;noise: the slowest / the fastest run of the same build, with; without | "
+            f"{max(with_) / min(with_):.3f}x; {max(without) / min(without):.3f}x |  |  |",
+            f"| &nbsp;&nbsp;making the calculator's files (in both builds), in-process | "
+            f"{build['assets_ms']:.1f} ms |  |  |",
+            f"| the calculator's own work in a build, in-process (its partial compiled, its data in "
+            f"{build['languages']} languages) / the build's best CPU | {build['render_ms']:.0f} ms / "
+            f"{seconds(min(with_))} = {build['render_ms'] / 1000 / min(with_):.1%} |  |  |",
+        ]
+    if entry is not None:
+        ok = entry["cpu_p95"] <= FRAME_MS
+        lines += [
+            f"| a card entered -> the result redrawn and laid out, Chromium {entry['browser']}, "
+            f"{entry['entries']} entries: the main thread's CPU in script, style and layout, "
+            f"median; p95 | {entry['cpu_median']:.2f} ms; {entry['cpu_p95']:.2f} ms | "
+            f"p95 <= one frame, {FRAME_MS:.1f} ms | {'PASS' if ok else 'MISS'} |",
+            f"| &nbsp;&nbsp;the same, wall time (with whatever else the machine runs): median; p95; "
+            f"slowest | {entry['median']:.2f} ms; {entry['p95']:.2f} ms; {entry['max']:.2f} ms |  |  |",
+            f"| &nbsp;&nbsp;of which the click's handler (scoring, drawing, the address), wall, median | "
+            f"{entry['handler']:.2f} ms |  |  |",
+        ]
+    lines += [
+        "",
+        "Method: (a) the project copied twice, one without `templates/_calculator.j2` and with the "
+        "messages only it had gone from the catalogs; `mkdocs build --strict` of each, CPU time of "
+        "the process tree, one after the other in every round, after a warm-up build of each. The "
+        "ratio is of the best runs, as the rest of the bench; the pairs and the spread of one "
+        "build's runs show how far one figure moves on this machine. (b) the Danish scoring page "
+        "served over http, six players; each entry chooses a card and clicks Add, timed from the "
+        "click to a forced layout of the result (script, style and layout; paint is not counted), "
+        "one entry a frame, the first ten not counted. The goal is judged on the main thread's CPU "
+        "time (Chromium's performance metrics in thread ticks, around each entry): on a shared "
+        "machine the wall time also holds the time other processes took the core.",
+        END,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write(results: Path, section: str) -> None:
+    """This script's section of the file replaced, or appended: bench.py writes the rest."""
+    text = results.read_text("utf-8") if results.is_file() else ""
+    found = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.S)
+    if found.search(text):
+        text = found.sub(lambda _: section, text)
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + section
+    results.write_text(text, "utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="builds of each project, interleaved (default 5)")
+    parser.add_argument(
+        "--entries", type=int, default=MAX_ENTRIES, help=f"cards entered in Chromium (at most {MAX_ENTRIES})"
+    )
+    parser.add_argument("--results", default=REPO / "bench" / "RESULTS.md", type=Path, help="'-' for none")
+    parser.add_argument("--skip", choices=("build", "entry"), action="append", default=[])
+    args = parser.parse_args()
+    if not 1 <= args.entries <= MAX_ENTRIES:
+        parser.error(f"--entries: 1 to {MAX_ENTRIES} (two decks' cards, less the warm-up)")
+    with tempfile.TemporaryDirectory(prefix="rulesdoc-bench-calculator-") as tmp:
+        build = None if "build" in args.skip else measure_build(Path(tmp), args.runs)
+        if "entry" in args.skip:
+            entry = None
+        else:
+            site = build["site"] if build else Path(tmp) / "site"
+            if build is None:
+                run(build_cmd(site), env=child_env(SOURCE_DATE_EPOCH=EPOCH))
+            entry = measure_entry(site, args.entries)
+    section = report(build, entry, args.runs)
+    print(section)
+    if str(args.results) != "-":
+        write(args.results, section)
+
+
+if __name__ == "__main__":
+    main()

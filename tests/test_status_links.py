@@ -1,0 +1,158 @@
+"""The status page links each waiting message to where it shows: the heading anchor of its section
+on that language's pages (generator/pages/places.py), read off the pages rendered with every
+message marked, with the site's toc and slugify. Runs on the seed rules (a project copy)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from support import copy_project
+
+from rulesdoc.cli.render_checked import render_all
+from rulesdoc.i18n.markup import slugify
+from rulesdoc.i18n.translate import SOURCE, Language, discover_languages
+from rulesdoc.io.project import Project
+from rulesdoc.pages.places import MARK, Place, places
+from rulesdoc.pages.render import Workspace
+from rulesdoc.site.languages import language_link
+from rulesdoc.spec.rules import load_rules
+
+
+def marked(index: int, text: str) -> str:
+    return f'<span {MARK}="{index}">{text}</span>'
+
+
+def test_each_message_takes_the_anchor_of_the_heading_above_it() -> None:
+    keys = [("Top", None), ("Heading", None), ("Body", None), ("Again", "ctx"), ("Second", None)]
+    page = "\n\n".join(
+        [
+            marked(0, "Top"),
+            f"# {marked(1, 'Tælle point')}",
+            f"Text {marked(2, 'Body')}.",
+            "## Kort fortalt",
+            f"| a | b |\n|---|---|\n| {marked(3, 'Again')} | x |",
+            "## Kort fortalt",  # toc makes a second equal heading unique: its anchor is "…_1"
+            f"{marked(4, 'Second')} and {marked(2, 'Body again')}",
+        ]
+    )
+    found = places([("scoring.md", page)], keys)
+    assert found == {
+        ("Top", None): Place("scoring.md", ""),  # before the first heading: the page's top
+        ("Heading", None): Place("scoring.md", "tælle-point"),  # a heading's own anchor
+        ("Body", None): Place("scoring.md", "tælle-point"),  # its first place, not its second
+        ("Again", "ctx"): Place("scoring.md", "kort-fortalt"),  # inside a table
+        ("Second", None): Place("scoring.md", "kort-fortalt_1"),
+    }
+
+
+def test_the_first_page_that_shows_a_message_is_its_place() -> None:
+    keys = [("Rami help", None)]
+    pages = [("index.md", f"# {marked(0, 'Rami help')}"), ("scoring.md", f"## X\n\n{marked(0, 'Rami help')}")]
+    assert places(pages, keys) == {("Rami help", None): Place("index.md", "rami-help")}
+
+
+def test_anchors_keep_every_script_as_the_site_does() -> None:
+    # The site's slugify (mkdocs.yml's toc): Devanagari's vowel signs and Danish letters kept.
+    page = f"## {marked(0, 'संक्षेप में')}\n\n## Kortene tilbage på hånden\n\n{marked(1, 'x')}"
+    found = places([("scoring.md", page)], [("In short", None), ("Card", None)])
+    assert found[("In short", None)].anchor == "संक्षेप-में" == slugify("संक्षेप में", "-")
+    assert found[("Card", None)].anchor == "kortene-tilbage-på-hånden"
+
+
+def _blank(path: Path, msgid: str) -> int:
+    """Empty the translation of a one-line msgid; returns the line of its msgid."""
+    text = path.read_text("utf-8")
+    match = re.search(rf'^msgid "{re.escape(msgid)}"\nmsgstr "[^"\n]*"\n', text, re.M)
+    assert match is not None, msgid
+    path.write_text(text[: match.start()] + f'msgid "{msgid}"\nmsgstr ""\n' + text[match.end() :], "utf-8")
+    return text[: match.start()].count("\n") + 1
+
+
+def _items(status: str, code: str) -> list[str]:
+    """The list items of one language's section of a status page."""
+    section = status.split(f"({code})\n", 1)[1].split("\n### ", 1)[0]
+    return [line for line in section.splitlines() if line.startswith("- ")]
+
+
+def test_danish_messages_link_to_the_danish_sections_where_they_show(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    catalog = root / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    title = load_rules(root / "rules.yaml").examples[0].title  # a message of rules.yaml, via the view model
+    for msgid in ("Card", "In short"):
+        _blank(catalog, msgid)
+    _blank(catalog, title)
+    # A refused translation: a renamed placeholder (the build refuses it; a preview lists it).
+    text = catalog.read_text("utf-8")
+    good = 'msgid "Opponent %(number)s"\nmsgstr "Modstander %(number)s"'
+    assert good in text
+    text = text.replace(good, 'msgid "Opponent %(number)s"\nmsgstr "Modstander %(nummer)s"')
+    catalog.write_text(text, "utf-8")
+    project = Project.at(root)
+    pages = {(p.lang, p.name): p.text for p in render_all(project, ["da", "nl"], strict=False)}
+    items = _items(pages["da", "translation-status.md"], "da")
+    by_text = {re.search(r'dir="ltr">([^<]*)</span>', item).group(1): item for item in items}  # type: ignore[union-attr]
+    # Under a translated heading: the heading's Danish slug.
+    assert "(Ikke oversat)" in by_text["Card"]
+    assert "· [Hvor den vises](scoring.md#kortene-tilbage-på-hånden)" in by_text["Card"]
+    # An untranslated heading shows in English: its anchor is the English slug, for itself too.
+    assert "· [Hvor den vises](scoring.md#in-short)" in by_text["In short"]
+    # A title from rules.yaml, placed by where the view model's text lands: the worked examples.
+    assert "· [Hvor den vises](scoring.md#regneeksempler)" in by_text[title]
+    # The refused translation: its own state, and still a link.
+    refused = [item for item in items if "Opponent &#37;(number)s" in item]
+    assert refused and all("(Afvist)" in item and "scoring.md#regneeksempler" in item for item in refused)
+    # The anchors are the Danish page's own headings.
+    danish = pages["da", "scoring.md"]
+    assert "## Kortene tilbage på hånden" in danish and "## Regneeksempler" in danish
+    # From the Dutch status page, the Danish messages link to the Danish pages (render's layout).
+    dutch_items = _items(pages["nl", "translation-status.md"], "da")
+    (card,) = [item for item in dutch_items if ">Card</span>" in item]
+    assert (
+        '<a href="../da/scoring.md#kortene-tilbage-på-hånden" hreflang="da">Waar het te zien is</a>' in card
+    )
+    # The notice's help link opens the Danish list on the status page.
+    assert "(translation-status.md#dansk-da)" in danish
+    assert "\n### Dansk (da)\n" in pages["da", "translation-status.md"]
+    assert slugify("Dansk (da)", "-") == "dansk-da"
+
+
+def test_a_language_without_gaps_keeps_the_plain_help_link_and_needs_no_placing(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    workspace = Workspace.load(Project.at(root))
+    assert all(not stats.waiting for stats in workspace.status)
+    assert workspace.placed == {}  # nothing rendered twice
+    danish = next(language for language in workspace.languages if language.code == "da")
+    assert workspace.help_url(danish) == "translation-status.md"
+
+
+def test_another_languages_page_is_addressed_as_the_site_builds_it(tmp_path: Path) -> None:
+    languages = {
+        language.code: language for language in discover_languages(copy_project(tmp_path) / "locales")
+    }
+    da, hi = languages["da"], languages["hi"]
+    assert isinstance(SOURCE, Language)
+    # .html pages: each language's folder beside the source language's root.
+    assert language_link(False, da, hi, "scoring.md", "x") == "../hi/scoring.html#x"
+    assert language_link(False, SOURCE, hi, "scoring.md", "x") == "hi/scoring.html#x"
+    assert language_link(False, hi, SOURCE, "scoring.md", "") == "../scoring.html"
+    # Directory URLs: the status page is a folder of its own.
+    assert language_link(True, da, hi, "scoring.md", "x") == "../../hi/scoring/#x"
+    assert language_link(True, SOURCE, da, "index.md", "y") == "../da/#y"
+
+
+def test_a_theme_string_has_no_place_on_the_pages_and_costs_no_render(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "project")
+    catalog = root / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    text = catalog.read_text("utf-8")
+    text, count = re.subn(r'^(msgctxt "theme"\nmsgid "Clear"\nmsgstr )"[^"\n]*"$', r'\1""', text, flags=re.M)
+    assert count == 1
+    catalog.write_text(text, "utf-8")
+    workspace = Workspace.load(Project.at(root))
+    (danish,) = [stats for stats in workspace.status if stats.code == "da"]
+    (waiting,) = danish.waiting
+    assert (waiting.msgid, waiting.page) == ("Clear", None)  # the search box's: in the theme only
+    assert workspace.placed == {}
+    pages = {(p.lang, p.name): p.text for p in render_all(Project.at(root), ["da"])}
+    (item,) = _items(pages["da", "translation-status.md"], "da")
+    assert "Hvor den vises" not in item
