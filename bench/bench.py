@@ -222,7 +222,7 @@ def fill_from_danish(path: Path, danish: Any) -> None:
     """
     from babel.messages.pofile import read_po
 
-    from rulesdoc.i18n import plurals, po_writer
+    from rulesdoc.catalog import plurals, po_writer
 
     catalog = read_po(io.BytesIO(path.read_bytes()))
     rule = plurals.parse(catalog.plural_forms)
@@ -287,7 +287,7 @@ class Projects:
 
 def tags_of(project: Path) -> list[str]:
     """The folder (BCP 47 tag) of every language but English, as the site names them."""
-    from rulesdoc.i18n.cldr import bcp47
+    from rulesdoc.localedata.cldr import bcp47
 
     return [bcp47(code) for code in catalog_codes(project / "locales")]
 
@@ -306,7 +306,7 @@ def plain_config(project: Path, tmp: Path) -> Path:
     """
     import yaml
 
-    from rulesdoc.i18n.cldr import bcp47
+    from rulesdoc.localedata.cldr import bcp47
 
     pages = tmp / "pages"
     run(render_cmd(project, pages))
@@ -514,7 +514,7 @@ clock = time.process_time  # CPU time of this process, as the other figures
 t0 = clock()
 import rulesdoc.cli.main  # what `rulesdoc` imports before it renders
 t1 = clock()
-from rulesdoc.i18n import po
+from rulesdoc.catalog import po
 from rulesdoc.pages import render
 from rulesdoc.io import project
 from rulesdoc.io.project import Project

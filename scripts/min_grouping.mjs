@@ -1,4 +1,4 @@
-// Regenerates the minimum-grouping-digits table of generator/i18n/cldr.py (_MIN_GROUPING).
+// Regenerates the minimum-grouping-digits table of generator/localedata/cldr.py (_MIN_GROUPING).
 // Babel carries no minimumGroupingDigits; ICU (in Node.js) applies CLDR's. Usage:
 //   .venv/bin/python -c "from babel import localedata; print('\n'.join(localedata.locale_identifiers()))" \
 //     | node scripts/min_grouping.mjs

@@ -1,10 +1,10 @@
 """The run's catalog budget (issue 32): the catalog work of one run is bounded, not only each file.
 
 Each catalog is bounded by its size; a run reads them all, so its time grew with their number
-(five catalogs at 512 KiB: `check` 20 s). :class:`rulesdoc.i18n.po.Budget` counts, as each
+(five catalogs at 512 KiB: `check` 20 s). :class:`rulesdoc.catalog.po.Budget` counts, as each
 catalog is loaded, its entries and the template's messages it lacks, and the number of
-catalogs; past :data:`~rulesdoc.i18n.po.MAX_RUN_ENTRIES` or
-:data:`~rulesdoc.i18n.po.MAX_RUN_CATALOGS` every command that reads the catalogs refuses in
+catalogs; past :data:`~rulesdoc.catalog.po.MAX_RUN_ENTRIES` or
+:data:`~rulesdoc.catalog.po.MAX_RUN_CATALOGS` every command that reads the catalogs refuses in
 the same words, naming the catalog (and the entry) that crossed the limit, before the work
 that grows with them. The limits are lowered here (monkeypatch) so that the tests stay small;
 the corpus (tests/bad_inputs/cases.yaml, `catalog-budget-*`) holds the real ones.
@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from support import copy_project, git
 
+from rulesdoc.catalog import po
 from rulesdoc.errors import RulesdocError
-from rulesdoc.i18n import catalogs, mo, po
+from rulesdoc.i18n import catalogs, mo
 from rulesdoc.i18n.translate import catalog_codes, catalog_path
 from rulesdoc.io.project import Project
 from rulesdoc.pages.rebuild_memory import Memory

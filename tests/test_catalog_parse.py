@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from support import ROOT, copy_project, git
 
+from rulesdoc.catalog import po
 from rulesdoc.errors import MAX_LINE, Location, RulesdocError, printable, short
-from rulesdoc.i18n import po
 from rulesdoc.i18n.translate import judge_catalog
 from rulesdoc.lint.model import Finding, Severity
 
@@ -220,7 +220,7 @@ BOUNDED_PARSE = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 from pathlib import Path
-from rulesdoc.i18n import po
+from rulesdoc.catalog import po
 from rulesdoc.errors import RulesdocError
 try:
     loaded = po.parse(sys.stdin.buffer.read(), Path("bomb.po"))

@@ -12,8 +12,9 @@ import pytest
 from support import ROOT
 from support.env import dated_env
 
+from rulesdoc.catalog import gettext_po, plurals, po, po_writer
 from rulesdoc.cli import main as cli
-from rulesdoc.i18n import catalogs, extraction, gettext_po, plurals, po, po_writer
+from rulesdoc.i18n import catalogs, extraction
 
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
 needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")

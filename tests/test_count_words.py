@@ -16,12 +16,12 @@ from support import ROOT, SEED_RULES
 from support.running_text import assert_counts_are_words
 from test_lint import edit, make_project, of, po, run
 
+from rulesdoc.catalog.po import load
 from rulesdoc.engine.cards import MAX_PLAYERS, MIN_PLAYERS
 from rulesdoc.engine.model import Rules
-from rulesdoc.i18n.cldr import Formatter
-from rulesdoc.i18n.po import load
 from rulesdoc.i18n.translate import COUNT_CONTEXT, COUNT_WORDS, Translator, discover_languages
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.pages.render import Workspace
 from rulesdoc.pages.view import facts
 from rulesdoc.spec.rules import load_rules

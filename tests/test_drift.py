@@ -18,9 +18,9 @@ import pytest
 from support import PUBLISHED, SEED_RULES
 
 from rulesdoc.cli.render_checked import render_all
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.translate import Translator, discover_languages
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import Formatter
 
 # Messages with a plural: (singular, plural, count).
 Plural = tuple[str, str, int]

@@ -163,7 +163,7 @@ def test_a_card_name_is_escaped_once_in_its_aria_label() -> None:
 def test_a_no_python_format_note_keeps_one_flag() -> None:
     from babel.messages.catalog import Catalog
 
-    from rulesdoc.i18n import po_writer
+    from rulesdoc.catalog import po_writer
 
     catalog = Catalog(locale="da")
     catalog.add("Worth %(points)s", flags=["no-python-format"])

@@ -13,11 +13,11 @@ from babel import Locale
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED
 
+from rulesdoc.catalog import plurals, po, po_writer
 from rulesdoc.cli.render_checked import render_all
 from rulesdoc.engine.cards import ALL_CARDS
 from rulesdoc.errors import Refusal, RulesdocError
-from rulesdoc.i18n import catalogs, extraction, plurals, po, po_writer
-from rulesdoc.i18n.cldr import Formatter
+from rulesdoc.i18n import catalogs, extraction
 from rulesdoc.i18n.extraction import VALUES_NOTE
 from rulesdoc.i18n.translate import (
     CARD_CONTEXT,
@@ -29,6 +29,7 @@ from rulesdoc.i18n.translate import (
     english_card_name,
 )
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.pages.render import Workspace
 from rulesdoc.spec.rules import load_rules
 

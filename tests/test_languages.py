@@ -28,8 +28,8 @@ from support import PUBLISHED, copy_project
 from support.newlang import build_site, fill, marked
 
 from rulesdoc.i18n import catalogs
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.translate import catalog_path
+from rulesdoc.localedata.cldr import Formatter
 
 pytestmark = pytest.mark.slow
 

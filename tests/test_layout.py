@@ -14,7 +14,7 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
-from rulesdoc.i18n.layout import check_layout
+from rulesdoc.catalog.layout import check_layout
 
 pytestmark = pytest.mark.slow
 

@@ -22,11 +22,11 @@ from support import ROOT
 from support.inprocess import run_main
 
 from rulesdoc import lint
+from rulesdoc.catalog import po as catalog_file
+from rulesdoc.catalog import po_writer
 from rulesdoc.cli import main as cli
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n import po as catalog_file
-from rulesdoc.i18n import po_writer, pseudo
-from rulesdoc.i18n.cldr import PSEUDO_CODE
+from rulesdoc.i18n import pseudo
 from rulesdoc.i18n.policy import read_policy
 from rulesdoc.i18n.translate import discover_languages
 from rulesdoc.i18n.verdicts import markup_tokens
@@ -37,6 +37,7 @@ from rulesdoc.lint.model import FIX, Finding, Severity
 from rulesdoc.lint.pages import _tables, cells
 from rulesdoc.lint.registry import REGISTRY
 from rulesdoc.lint.report import FORMATS
+from rulesdoc.localedata.cldr import PSEUDO_CODE
 from rulesdoc.pages.render import RenderedPage, Workspace
 from rulesdoc.site.options import site_options
 

@@ -22,8 +22,8 @@ from support import ROOT
 from test_lint import line_of, make_project, po, run
 
 from rulesdoc import lint
+from rulesdoc.catalog.po import Key, forms, ids, key_of
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.po import Key, forms, ids, key_of
 from rulesdoc.i18n.policy import read_policy
 from rulesdoc.io.project import Project
 from rulesdoc.lint.model import Finding

@@ -20,8 +20,8 @@ import pytest
 from support import copy_project
 from support.newlang import build_site
 
+from rulesdoc.catalog import po
 from rulesdoc.cli import main as cli
-from rulesdoc.i18n import po
 from rulesdoc.i18n.translate import catalog_path
 
 pytestmark = pytest.mark.slow

@@ -14,7 +14,8 @@ import yaml
 from mkdocs.exceptions import PluginError
 from support import ROOT
 
-from rulesdoc.i18n import material_partials, theme
+from rulesdoc.i18n import theme
+from rulesdoc.localedata import material_partials
 from rulesdoc.site.main_build import apply_language as _apply_language
 
 HOSTILE = 'Mørk "tilstand" & <lys>'  # quotes, an ampersand, angle brackets
@@ -109,7 +110,7 @@ def test_a_toggle_name_that_is_no_message_is_refused() -> None:
 
 def test_the_palette_messages_are_in_every_catalog(root: Path) -> None:
     """Translated, not fuzzy, in every language (the strict build and `check` insist too)."""
-    from rulesdoc.i18n import po
+    from rulesdoc.catalog import po
 
     for path in sorted((root / "locales").glob("*/LC_MESSAGES/messages.po")):
         catalog = po.load(path).catalog

@@ -14,9 +14,9 @@ from rulesdoc.engine import scoring as engine
 from rulesdoc.engine.cards import Card, parse_card
 from rulesdoc.engine.model import CardValues, Example, Hand, Reason, Round, Rules
 from rulesdoc.errors import RulesdocError
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.translate import Translator, discover_languages
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.pages.render import Workspace
 from rulesdoc.pages.view import ExampleView, dearest_kinds, example_view
 from rulesdoc.spec.rules import load_rules

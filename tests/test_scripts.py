@@ -17,8 +17,8 @@ from support import copy_project
 
 from rulesdoc.cli.render_checked import render_all
 from rulesdoc.i18n import catalogs
-from rulesdoc.i18n.cldr import close_sentence_gaps, sentences, writes_without_spaces
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import close_sentence_gaps, sentences, writes_without_spaces
 
 
 @pytest.mark.parametrize(

@@ -19,9 +19,11 @@ from types import ModuleType
 import pytest
 from babel.messages.pofile import PoFileParser
 
+from rulesdoc.catalog import babel_internals
 from rulesdoc.errors import RulesdocError
-from rulesdoc.i18n import babel_internals, jinja_internals, material_partials, theme
+from rulesdoc.i18n import jinja_internals, theme
 from rulesdoc.io import yamlload
+from rulesdoc.localedata import material_partials
 from rulesdoc.seam import Assumption, SeamChanged
 from rulesdoc.site import mkdocs_internals
 
@@ -86,7 +88,7 @@ def test_a_broken_assumption_names_versions_change_and_module(monkeypatch: pytes
     version = metadata.version("babel")
     assert str(failed.value).startswith(
         f"babel {version}: PoFileParser no longer has _process_keyword_line; "
-        "generator/i18n/babel_internals.py relies on it (assumed, methods_exist: PoFileParser has the four private"
+        "generator/catalog/babel_internals.py relies on it (assumed, methods_exist: PoFileParser has the four private"
     ), str(failed.value)
 
 
@@ -174,7 +176,7 @@ def test_the_installed_libraries_are_the_minor_versions_constraints_txt_names() 
 
 # Private names (and what stands for them) that only their seam may use; every package is scanned.
 _ONLY_IN_SEAM = {
-    "generator/i18n/babel_internals.py": [
+    "generator/catalog/babel_internals.py": [
         r"PoFileParser", r"_process_keyword_line", r"_process_string_continuation_line",
         r"_add_message\b", r"_invalid_pofile", r"_num_plurals", r"_plural_expr", r"_NormalizedString",
     ],
@@ -188,7 +190,7 @@ _ONLY_IN_SEAM = {
         r'"commands\.build"', r"\._schema\b", r"clean_directory", r"add_files_from_theme",
         r"mkdocs_priority", r"PluginCollection", r"url_filter", r"list_templates\(",
     ],
-    "generator/i18n/material_partials.py": [
+    "generator/localedata/material_partials.py": [
         r'"partials" / "languages"', r'find_spec\("material"\)', r'"lunr" / "min"',
     ],
 }  # fmt: skip

@@ -15,12 +15,13 @@ from support import ROOT, copy_project
 from support.newlang import build_site, fill
 
 from rulesdoc import lint
-from rulesdoc.i18n import catalogs, material_partials, theme
+from rulesdoc.i18n import catalogs, theme
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from rulesdoc.i18n.translate import CatalogStats, catalog_path
 from rulesdoc.i18n.verdicts import THEME_ORIGIN
 from rulesdoc.io.project import Project
 from rulesdoc.lint.model import Finding
+from rulesdoc.localedata import material_partials
 from rulesdoc.pages.render import Workspace
 from rulesdoc.site.languages import ConfigTexts, _language_site
 

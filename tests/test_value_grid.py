@@ -28,13 +28,13 @@ from babel.messages.catalog import Catalog
 from support import PUBLISHED, SEED_RULES
 from support.running_text import assert_counts_are_words
 
+from rulesdoc.catalog.po import load
 from rulesdoc.engine import scoring as engine
 from rulesdoc.engine.cards import parse_card
 from rulesdoc.engine.model import CardValues, Example, Hand, Round, Rules
-from rulesdoc.i18n.cldr import Formatter
-from rulesdoc.i18n.po import load
 from rulesdoc.i18n.translate import Language, Translator
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.pages.render import Workspace
 from rulesdoc.spec.rules import load_rules
 

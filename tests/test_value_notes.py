@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from support import ROOT, SEED_RULES, copy_project, lint_error_lines
 
+from rulesdoc.catalog import po
 from rulesdoc.cli.main import main
-from rulesdoc.i18n import extraction, po
+from rulesdoc.i18n import extraction
 from rulesdoc.i18n.extraction import VALUES_NOTE
 from rulesdoc.i18n.translate import catalog_path
 from rulesdoc.io.project import Project

@@ -69,7 +69,7 @@ def _value_notes(project: Project) -> dict[tuple[str, str | None], str] | None:
 
 def _render(args: argparse.Namespace, project: Project) -> int:
     from rulesdoc.cli.render_checked import render_all
-    from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
+    from rulesdoc.localedata.cldr import SOURCE_LANGUAGE
     from rulesdoc.pages.render import write_pages
 
     if args.locales is not None:  # another catalog folder (the pseudo-locale's), beside the English source

@@ -25,8 +25,8 @@ from pathlib import Path
 from rulesdoc.cli import requirement
 from rulesdoc.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
 from rulesdoc.i18n import catalogs, extraction, theme
-from rulesdoc.i18n.cldr import canonical
 from rulesdoc.io.files import umask
+from rulesdoc.localedata.cldr import canonical
 
 # Starter files stored under another name: a dotfile is no package data to setuptools' globs.
 RENAMED = {

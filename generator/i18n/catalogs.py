@@ -21,21 +21,22 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.catalog import Catalog
 
+from rulesdoc.catalog import plurals, po, po_writer
+from rulesdoc.catalog.layout import check_layout
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import plurals, po, po_writer, theme
-from rulesdoc.i18n.cldr import canonical, parse_locale
+from rulesdoc.i18n import theme
 from rulesdoc.i18n.extraction import (
     check_sources,
     project_info,
     same_messages,
 )
-from rulesdoc.i18n.layout import check_layout
-from rulesdoc.i18n.material_partials import material_code, material_strings
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from rulesdoc.i18n.translate import SOURCE_LANGUAGE, catalog_codes, catalog_path, language_of
 from rulesdoc.i18n.verdicts import THEME_ORIGIN, from_theme
 from rulesdoc.io import files
 from rulesdoc.io.project import DOMAIN, template_path
+from rulesdoc.localedata.cldr import canonical, parse_locale
+from rulesdoc.localedata.material_partials import material_code, material_strings
 
 # Babel's fuzzy matching compares each new message with every translated one (difflib, quadratic
 # in their lengths): a 4 MiB catalog of 85,000 entries against 200 new ones took 30 s. Past this

@@ -19,8 +19,9 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
+from rulesdoc.catalog import gettext_po, po, po_writer
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import gettext_po, placement, po, po_writer, theme
+from rulesdoc.i18n import placement, theme
 from rulesdoc.i18n.extract import FORMATTED
 from rulesdoc.i18n.verdicts import NO_FORMAT
 from rulesdoc.io import files

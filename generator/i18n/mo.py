@@ -13,8 +13,8 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 
+from rulesdoc.catalog import po
 from rulesdoc.errors import Location, RulesdocError
-from rulesdoc.i18n import po
 from rulesdoc.i18n.translate import catalog_codes, catalog_path
 from rulesdoc.io import files
 from rulesdoc.io.project import template_path

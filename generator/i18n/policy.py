@@ -36,9 +36,9 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from rulesdoc.errors import RulesdocError, display_path, short
-from rulesdoc.i18n.cldr import SOURCE_LANGUAGE, canonical
 from rulesdoc.i18n.translate import catalog_codes
 from rulesdoc.io import files, yaml_nodes, yamlload
+from rulesdoc.localedata.cldr import SOURCE_LANGUAGE, canonical
 
 CONFIG_NAME = "check.yaml"
 DEFAULT_MIN_TRANSLATED = Fraction(80, 100)  # without check.yaml, or a language it does not name

@@ -21,13 +21,14 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.catalog import Catalog
 
+from rulesdoc.catalog import po_writer
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import catalogs, po_writer
+from rulesdoc.i18n import catalogs
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.cldr import PSEUDO_CODE, PSEUDO_LOCALE
 from rulesdoc.i18n.translate import catalog_path
 from rulesdoc.io import files
 from rulesdoc.io.project import template_path
+from rulesdoc.localedata.cldr import PSEUDO_CODE, PSEUDO_LOCALE
 
 DEFAULT_OUT = Path("build/pseudo")
 

@@ -1,7 +1,7 @@
 """The theme's own words (Material for MkDocs' UI strings) as messages of our catalogs.
 
 Material ships UI strings for 69 languages, as Jinja partials
-``partials/languages/<code>.html`` (read by :mod:`rulesdoc.i18n.material_partials`, the
+``partials/languages/<code>.html`` (read by :mod:`rulesdoc.localedata.material_partials`, the
 seam). A language it lacks would crash its build, and some of its chrome is English in every
 language ("Permanent link", the footer's "Made with", "404 - Not found"). So the strings the
 site shows are messages of ours with context ``theme`` (English source: Material's
@@ -25,9 +25,9 @@ import yaml
 from babel import Locale
 from babel.core import get_global
 
-from rulesdoc.i18n import material_partials
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.material_partials import lunr_languages, material_code, material_strings
+from rulesdoc.localedata import material_partials
+from rulesdoc.localedata.material_partials import lunr_languages, material_code, material_strings
 
 THEME_CONTEXT = "theme"
 

@@ -1,7 +1,7 @@
 """Languages, their catalogs, and gettext for the pages.
 
 Catalogs are the standard gettext layout, ``locales/<code>/LC_MESSAGES/messages.po``,
-read once per run by :mod:`rulesdoc.i18n.po`. A catalog's ``Language`` header is its
+read once per run by :mod:`rulesdoc.catalog.po`. A catalog's ``Language`` header is its
 formatting locale (folder ``pt``, header ``pt_PT``: European Portuguese).
 
 Translation is a dictionary lookup in the entries :func:`rulesdoc.i18n.verdicts.judge`
@@ -22,15 +22,15 @@ from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
+from rulesdoc.catalog.layout import check_layout
+from rulesdoc.catalog.po import Budget, CatalogBudgetError, Key, LoadedCatalog, forms, key_of, load
 from rulesdoc.engine.cards import MAX_PLAYERS, MIN_PLAYERS, Card, Rank, Suit
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import cldr
 from rulesdoc.i18n.jinja_internals import asking_template
-from rulesdoc.i18n.layout import check_layout
 from rulesdoc.i18n.markup import escape_message
-from rulesdoc.i18n.po import Budget, CatalogBudgetError, Key, LoadedCatalog, forms, key_of, load
 from rulesdoc.i18n.verdicts import Status, Verdict, judge
 from rulesdoc.io.project import DOMAIN
+from rulesdoc.localedata import cldr
 
 SOURCE_LANGUAGE = cldr.SOURCE_LANGUAGE
 # Around English text on a page whose catalog lacks the message: the standard way to say a
@@ -126,7 +126,7 @@ def discover_languages(
 
     ``required``: the codes whose catalog must load; another one that cannot is left out
     (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
-    Every catalog read counts in the run's :class:`~rulesdoc.i18n.po.Budget` against
+    Every catalog read counts in the run's :class:`~rulesdoc.catalog.po.Budget` against
     ``template`` (messages.pot): past it, the run is refused, whatever ``required`` says.
     """
     check_layout(locales_dir)

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 from babel.messages.catalog import Message
 
+from rulesdoc.catalog.plurals import PluralForms
+from rulesdoc.catalog.po import forms, ids
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.plurals import PluralForms
-from rulesdoc.i18n.po import forms, ids
 from rulesdoc.i18n.theme import THEME_CONTEXT
 
 NO_FORMAT = "no-python-format"  # the gettext flag of texts that are never %-formatted (rules.yaml's)

@@ -7,9 +7,10 @@ import math
 from collections.abc import Iterator
 from fractions import Fraction
 
+from rulesdoc.catalog import layout, plurals
+from rulesdoc.catalog.po import Key, key_of
 from rulesdoc.errors import display_path, short
-from rulesdoc.i18n import extraction, layout, plurals
-from rulesdoc.i18n.po import Key, key_of
+from rulesdoc.i18n import extraction
 from rulesdoc.i18n.policy import CONFIG_NAME
 from rulesdoc.i18n.verdicts import Rule, Status
 from rulesdoc.lint.inputs import GLOSSARY_NAME, Subject

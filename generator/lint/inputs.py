@@ -10,15 +10,16 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 
+from rulesdoc.catalog import layout
+from rulesdoc.catalog.po import Key, forms, ids, key_of
 from rulesdoc.errors import Location, RulesdocError, display_path, short
-from rulesdoc.i18n import extraction, layout
-from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
-from rulesdoc.i18n.po import Key, forms, ids, key_of
+from rulesdoc.i18n import extraction
 from rulesdoc.i18n.policy import Policy
 from rulesdoc.i18n.translate import SOURCE, CatalogStats, Language
 from rulesdoc.i18n.verdicts import Verdict
 from rulesdoc.io import files, yamlload
 from rulesdoc.lint.model import Finding, Severity
+from rulesdoc.localedata.cldr import SOURCE_LANGUAGE
 from rulesdoc.pages.render import LanguageResult, Workspace
 
 GLOSSARY_NAME = "glossary.yaml"

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 from babel.messages.catalog import Message
 
+from rulesdoc.catalog.po import forms, ids, key_of
 from rulesdoc.errors import display_path
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.po import forms, ids, key_of
 from rulesdoc.i18n.verdicts import Rule
 from rulesdoc.lint.catalog import glossary_coverage
 from rulesdoc.lint.inputs import Subject

@@ -10,15 +10,15 @@ from pathlib import Path
 
 from babel.messages.catalog import Message
 
+from rulesdoc.catalog.po import Key, forms
 from rulesdoc.errors import Location, RulesdocError, display_path, short
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.cldr import SOURCE_LANGUAGE
 from rulesdoc.i18n.markup import QUOTED
-from rulesdoc.i18n.po import Key, forms
 from rulesdoc.io import files
 from rulesdoc.lint.inputs import Shared, Subject
 from rulesdoc.lint.model import Finding
 from rulesdoc.lint.registry import Category, check
+from rulesdoc.localedata.cldr import SOURCE_LANGUAGE
 from rulesdoc.pages.render import PAGE_SUFFIX, RenderedPage
 
 

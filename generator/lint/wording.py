@@ -16,14 +16,14 @@ from collections.abc import Iterator
 
 from babel.messages.catalog import Message
 
+from rulesdoc.catalog.po import forms, ids
 from rulesdoc.errors import short
 from rulesdoc.i18n import placeholders as printf
-from rulesdoc.i18n.cldr import PSEUDO_CODE
-from rulesdoc.i18n.po import forms, ids
 from rulesdoc.i18n.verdicts import NO_FORMAT
 from rulesdoc.lint.inputs import Subject
 from rulesdoc.lint.model import Finding, Severity
 from rulesdoc.lint.registry import Category, check
+from rulesdoc.localedata.cldr import PSEUDO_CODE
 
 FIX_HERE = "fix the translation at this line"
 

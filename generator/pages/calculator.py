@@ -20,9 +20,9 @@ from rulesdoc.engine import scoring as engine
 from rulesdoc.engine.cards import ALL_CARDS
 from rulesdoc.engine.model import Reason, Rules
 from rulesdoc.errors import RulesdocError
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.markup import json_for_script
 from rulesdoc.i18n.translate import CARD_CONTEXT, Translator, english_card_name
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.pages.template_errors import template_error
 from rulesdoc.pages.view import MAX_PIPS
 from rulesdoc.spec.rules_data import rule_values

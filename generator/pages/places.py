@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from rulesdoc.catalog.po import Key
 from rulesdoc.i18n.markup import slugify
-from rulesdoc.i18n.po import Key
 from rulesdoc.i18n.translate import Language, Translator
 from rulesdoc.i18n.verdicts import Verdict
 

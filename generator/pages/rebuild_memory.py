@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rulesdoc.catalog import po
+from rulesdoc.catalog.po import Key, LoadedCatalog
 from rulesdoc.errors import Location, RulesdocError, short
-from rulesdoc.i18n import po
-from rulesdoc.i18n.po import Key, LoadedCatalog
 from rulesdoc.i18n.verdicts import Verdict
 
 Stamp = tuple[int, int, int]  # size, modification time, inode
@@ -60,7 +60,7 @@ class Memory:
     environments: dict[Path, Any] = field(default_factory=dict)  # the page templates' Jinja environment
 
     def load(self, path: Path, root: Path | None = None) -> LoadedCatalog:
-        """:func:`rulesdoc.i18n.po.load`, unless the file is the one parsed last time."""
+        """:func:`rulesdoc.catalog.po.load`, unless the file is the one parsed last time."""
         key = stamp(path)
         known = self.catalogs.get(path)
         if key is not None and known is not None and known[0] == key:

@@ -20,12 +20,11 @@ from pathlib import Path
 import jinja2
 from jinja2 import nodes
 
+from rulesdoc.catalog import po
+from rulesdoc.catalog.po import Key, LoadedCatalog
 from rulesdoc.engine.model import Reason, Rules
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import po
-from rulesdoc.i18n.cldr import Formatter, close_sentence_gaps
 from rulesdoc.i18n.markup import attribute, escape_text, quote_english, slugify
-from rulesdoc.i18n.po import Key, LoadedCatalog
 from rulesdoc.i18n.policy import Policy, read_policy
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from rulesdoc.i18n.translate import (
@@ -43,6 +42,7 @@ from rulesdoc.i18n.translate import (
 from rulesdoc.i18n.verdicts import Verdict
 from rulesdoc.io import files, folders
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.cldr import Formatter, close_sentence_gaps
 from rulesdoc.pages.calculator import calculator_data
 from rulesdoc.pages.places import MarkingTranslator, Place, places
 from rulesdoc.pages.rebuild_memory import Memory, folder_stamp

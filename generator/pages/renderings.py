@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rulesdoc.catalog.po import Key
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n.extraction import VALUES_NOTE
-from rulesdoc.i18n.po import Key
 from rulesdoc.i18n.translate import SOURCE, Translator
 from rulesdoc.io.project import Project
 from rulesdoc.pages.render import Workspace

@@ -14,9 +14,9 @@ from fractions import Fraction
 from rulesdoc.engine import scoring as engine
 from rulesdoc.engine.cards import Card
 from rulesdoc.engine.model import Example, Reason, Rules
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.markup import attribute
 from rulesdoc.i18n.translate import CARD_CONTEXT, CatalogStats, Translator, english_card_name, unmarked
+from rulesdoc.localedata.cldr import Formatter
 
 
 @dataclass(frozen=True)

@@ -255,7 +255,7 @@ def _translated(string: object) -> bool:
 def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageChange, ...]:
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
-    from rulesdoc.i18n import po
+    from rulesdoc.catalog import po
     from rulesdoc.i18n.catalogs import FuzzyBudget, merge, prefill_theme
     from rulesdoc.i18n.extraction import extract
     from rulesdoc.i18n.translate import catalog_codes, catalog_path

@@ -8,7 +8,7 @@ import { cardValue } from "./scoring.mjs";
 
 const PLACEHOLDER = /%\((\w+)\)s/g;
 
-/** A whole number as the page writes it (generator/i18n/cldr.py Formatter.number). */
+/** A whole number as the page writes it (generator/localedata/cldr.py Formatter.number). */
 export function formatNumber(value, format) {
   let digits = String(Math.abs(value));
   if (digits.length >= format.grouping_from) {

@@ -49,7 +49,7 @@ The uses, by what they buy (measured by ``make bench``; see :mod:`rulesdoc.site.
    ``SOURCE_DATE_EPOCH`` when set), for the root sitemap's gzip header, so it matches the
    sitemaps MkDocs writes and two builds of one commit are byte-identical.
 
-Material's language partials (its theme strings) are read by :mod:`rulesdoc.i18n.material_partials`,
+Material's language partials (its theme strings) are read by :mod:`rulesdoc.localedata.material_partials`,
 its own seam, checked by ``tests/test_seams.py``.
 
 No engine module is imported here at the top: each use imports it, through

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulesdoc.catalog.po import Key
 from rulesdoc.errors import RulesdocError, display_path
-from rulesdoc.i18n.po import Key
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from rulesdoc.i18n.translate import Language, select_languages
 from rulesdoc.i18n.verdicts import Verdict

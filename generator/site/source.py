@@ -35,9 +35,9 @@ from markupsafe import Markup
 
 from rulesdoc.errors import Location, RulesdocError
 from rulesdoc.i18n import theme
-from rulesdoc.i18n.material_partials import LANGUAGE_PARTIALS, material_dir, parse_partial
 from rulesdoc.i18n.translate import Language
 from rulesdoc.io.project import Project
+from rulesdoc.localedata.material_partials import LANGUAGE_PARTIALS, material_dir, parse_partial
 from rulesdoc.site import assets
 from rulesdoc.site.config_file import checked_site_url, plugin_options, read_config
 from rulesdoc.site.languages import (

@@ -11,7 +11,6 @@ from support import ROOT
 from rulesdoc.engine import scoring as engine
 from rulesdoc.engine.cards import parse_card
 from rulesdoc.engine.model import CardValues, Reason, Rules
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.translate import (
     CARD_CONTEXT,
     SOURCE_LANGUAGE,
@@ -19,6 +18,7 @@ from rulesdoc.i18n.translate import (
     discover_languages,
     english_card_name,
 )
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.spec.rules import load_rules
 
 LOCALES = ROOT / "locales"

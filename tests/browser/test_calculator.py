@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from support import ROOT
 
+from rulesdoc.catalog import po
 from rulesdoc.export.conformance import conformance
-from rulesdoc.i18n import po
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.translate import catalog_path, discover_languages
+from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.spec.rules import load_rules
 
 from . import axe_gate, expected

@@ -18,8 +18,9 @@ import pytest
 from support import copy_project
 from support.newlang import fill
 
+from rulesdoc.catalog import po
 from rulesdoc.cli import main as cli
-from rulesdoc.i18n import catalogs, po
+from rulesdoc.i18n import catalogs
 from rulesdoc.site import screenshots
 
 if TYPE_CHECKING:

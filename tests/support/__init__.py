@@ -23,7 +23,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from rulesdoc.i18n import catalogs, extraction, po, po_writer
+from rulesdoc.catalog import po, po_writer
+from rulesdoc.i18n import catalogs, extraction
 from rulesdoc.i18n.translate import catalog_codes, catalog_path
 from rulesdoc.io.project import Project
 

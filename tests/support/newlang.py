@@ -9,7 +9,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po, write_po
 
-from rulesdoc.i18n import catalogs, plurals
+from rulesdoc.catalog import plurals
+from rulesdoc.i18n import catalogs
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from support.env import dated_env
 

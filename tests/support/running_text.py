@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from babel.messages.catalog import Catalog
 
 from rulesdoc.engine.model import Rules
-from rulesdoc.i18n.cldr import Formatter
 from rulesdoc.i18n.translate import Translator
+from rulesdoc.localedata.cldr import Formatter
 
 COUNT_CONTEXT = "player count"
 # The source's words for every player count the rules can allow (two decks deal at most eight).

@@ -61,7 +61,7 @@ def _version() -> str:
 
 def format_error(path: Path, line: int | None, problem: str) -> RulesdocError:
     return RulesdocError(
-        f"mkdocs-material {_version()}: {problem}; generator/i18n/material_partials.py reads "
+        f"mkdocs-material {_version()}: {problem}; generator/localedata/material_partials.py reads "
         "Material's language partials in the format of the version constraints.txt names",
         Location(display_path(path), line),
     )

@@ -22,8 +22,8 @@ from pathlib import Path, PurePosixPath
 from babel import Locale
 
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import cldr
 from rulesdoc.io.project import DOMAIN
+from rulesdoc.localedata import cldr
 
 CATALOG_FOLDER = "LC_MESSAGES"
 CATALOG_NAME = f"{DOMAIN}.po"

@@ -5,7 +5,7 @@ any empty msgid as the header, accepts an unquoted string, and sizes every plura
 the header's Plural-Forms before anyone can check it. Babel has no public hook between
 reading a line and storing it, so :class:`PoParser` subclasses its ``PoFileParser`` and
 overrides four private methods, each turned into a hook in our own terms that
-:mod:`rulesdoc.i18n.po` implements (our rules stay there). What each private name is, why
+:mod:`rulesdoc.catalog.po` implements (our rules stay there). What each private name is, why
 no public API does it, and what breaks if it changes:
 
 - ``PoFileParser._process_keyword_line(lineno, line, obsolete)``: each ``msgid``/``msgstr``...
@@ -78,7 +78,7 @@ class PoParser(PoFileParser):
     def __init__(self, catalog: Catalog) -> None:
         super().__init__(catalog, ignore_obsolete=False, abort_invalid=True)
 
-    # ------------------------------------------------------------ hooks (rulesdoc.i18n.po)
+    # ------------------------------------------------------------ hooks (rulesdoc.catalog.po)
 
     def keyword_line(self, lineno: int, line: str) -> tuple[str, str]:
         """Check a keyword line; return its keyword and quoted string for Babel."""

@@ -2,13 +2,13 @@
 
 Every caller (the build, ``check``, ``catalog update``, the pseudo-locale) reads a catalog
 through :func:`load`. It parses with Babel's own parser in a single pass (through the Babel
-seam, :mod:`rulesdoc.i18n.babel_internals`), extended to refuse what Babel's lenient reader
+seam, :mod:`rulesdoc.catalog.babel_internals`), extended to refuse what Babel's lenient reader
 lets through (an unquoted string, a message defined twice, a ``msgstr`` without its
 ``msgid``) and to keep what it normalizes away: how many ``msgstr[N]`` a plural entry really
 has (Babel pads a short entry silently) and on which line each header field sits.
 
 A catalog is untrusted input: its size is bounded, it must be UTF-8, and its
-Plural-Forms header is parsed by :mod:`rulesdoc.i18n.plurals` *before* Babel sizes any
+Plural-Forms header is parsed by :mod:`rulesdoc.catalog.plurals` *before* Babel sizes any
 entry by it (``nplurals=1000000000`` would otherwise allocate a billion strings per
 plural entry). Babel takes *any* entry with an empty msgid as the header (``msgid  ""``,
 a continued ``msgid ""``, one with a msgctxt, one at the end): the parser sees each as it
@@ -32,9 +32,9 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import unescape
 
+from rulesdoc.catalog import plurals
+from rulesdoc.catalog.babel_internals import Entry, PoParser
 from rulesdoc.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
-from rulesdoc.i18n import plurals
-from rulesdoc.i18n.babel_internals import Entry, PoParser
 from rulesdoc.io import files
 
 Key = tuple[str, str | None]  # (singular msgid, msgctxt): how Babel keys a catalog
@@ -313,7 +313,7 @@ _LANGUAGE = re.compile(r"[A-Za-z0-9_@-]{0,40}")
 
 def _read_header(strings: list[tuple[int, str]], path: str) -> tuple[_Header, str]:
     """The header's fields from its msgstr's quoted strings (0-based line, quoted text), and the
-    header text for Babel with Plural-Forms parsed by :mod:`rulesdoc.i18n.plurals` and replaced by a
+    header text for Babel with Plural-Forms parsed by :mod:`rulesdoc.catalog.plurals` and replaced by a
     harmless value: Babel would size every plural entry by it."""
     fields: dict[str, int] = {}
     forms: plurals.PluralForms | None = None

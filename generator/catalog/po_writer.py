@@ -1,7 +1,7 @@
 """A catalog as the ``.po`` text we commit: GNU gettext's layout, real header values only.
 
-The reader is :mod:`rulesdoc.i18n.po`; the layout (wrapping, escapes, entry order) is
-:mod:`rulesdoc.i18n.gettext_po`'s. Every write of a catalog or of the template goes
+The reader is :mod:`rulesdoc.catalog.po`; the layout (wrapping, escapes, entry order) is
+:mod:`rulesdoc.catalog.gettext_po`'s. Every write of a catalog or of the template goes
 through :func:`to_bytes`, so two runs on the same inputs write the same bytes.
 """
 
@@ -12,15 +12,15 @@ from datetime import datetime
 
 from babel.messages.catalog import Catalog, Message
 
-from rulesdoc.i18n import gettext_po
-from rulesdoc.i18n.po import forms, ids
+from rulesdoc.catalog import gettext_po
+from rulesdoc.catalog.po import forms, ids
 
 
 def to_bytes(
     catalog: Catalog, headers: Sequence[tuple[str, str]] = (), width: int = gettext_po.PAGE_WIDTH
 ) -> bytes:
     """A catalog as the ``.po`` text we commit: laid out as GNU gettext writes it
-    (:mod:`rulesdoc.i18n.gettext_po`), the header as :func:`header_of` decides it, with the
+    (:mod:`rulesdoc.catalog.gettext_po`), the header as :func:`header_of` decides it, with the
     fields other tools added (``headers``: the file's own, e.g. Poedit's ``X-Generator``) kept."""
     return gettext_po.dumps(entries(catalog, headers), width)
 
