@@ -20,12 +20,11 @@ from pathlib import Path
 
 from babel import Locale
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
 from rulesdoc.catalog import plurals, po
-from rulesdoc.catalog.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES  # noqa: E402
-from rulesdoc.io.files import MAX_CATALOG_BYTES  # noqa: E402
+from rulesdoc.catalog.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES
+from rulesdoc.io.files import MAX_CATALOG_BYTES
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CODES = (
     "af am ar az be bg bn bs ca cs cy da de el eo es et eu fa fi fr ga gl gu he hi hr hu hy id is it "

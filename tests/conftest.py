@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 from support import ROOT, copy_project
+from support.env import QUIET_ENGINE
 
 from rulesdoc.io.project import Project
 
-# Material prints its end-of-life notice (manual/publishing.md, "Platform") on every MkDocs run. The tests run
-# MkDocs hundreds of times in subprocesses that inherit this environment: they alone silence it,
-# here, once. `make site` and `make serve` show it to the user.
-os.environ["NO_MKDOCS_2_WARNING"] = "1"
+# Material's end-of-life notice off for every MkDocs run of the tests, here and in children (support/env.py).
+os.environ.update(QUIET_ENGINE)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -28,9 +27,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     built twice. An explicit ``xdist_group`` mark wins.
     """
     for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        # Everything under tests/browser/ drives Chromium (or starts the command that does): a module
+        # that forgets its `pytestmark` would otherwise run in `make test-fast` (test_screenshots did).
+        if module.startswith("tests/browser/") and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("xdist_group"):
             continue
-        module = item.nodeid.split("::", 1)[0]
         group = "browser" if module.startswith("tests/browser/") else module
         item.add_marker(pytest.mark.xdist_group(group))
 

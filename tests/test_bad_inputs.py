@@ -1,8 +1,11 @@
 """The bad-input corpus (tests/bad_inputs/cases.yaml): every broken input gives one line, no traceback.
 
-Each case runs ``python -m rulesdoc --root <copy> ...`` as a subprocess in its own copy of the
-project, after a good render into ``<copy>/out``; the failed run must leave ``out`` byte-identical.
-The cases run in a thread pool (they are subprocesses), once per session; each test reads its result.
+Each case runs ``rulesdoc --root <copy> ...`` in its own copy of the project, after a good render
+into ``<copy>/out``; the failed run must leave ``out`` byte-identical. Most cases call the
+command's ``main(argv)`` in this process (``support.inprocess``: captured streams, the copy as
+working directory, and a check that the run left this process as it found it); a case marked
+``process: true`` needs a real one (standard output closed, full or a pipe whose reader has gone)
+and runs ``python -m rulesdoc`` as a child. The cases are spread over a few pytest-xdist groups.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -23,22 +24,14 @@ from typing import IO, Any
 import pytest
 import yaml
 from support import ROOT
+from support.env import python_child_env
+from support.inprocess import run_main
 
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 CASES: list[dict[str, Any]] = yaml.safe_load((CORPUS / "cases.yaml").read_text("utf-8"))["cases"]
 # mkdocs.yml: it names the theme, whose messages are in messages.pot
 PROJECT_FILES = ("rules.yaml", "templates", "locales", "babel.cfg", "mkdocs.yml")
 ERROR_PREFIX = "rulesdoc: error: "
-
-
-# Bytecode of the subprocesses goes to a cache outside the repository (the environment may set
-# PYTHONDONTWRITEBYTECODE, which would make every one of them compile the package again).
-PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-test-pycache"
-
-
-def subprocess_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPYCACHEPREFIX": str(PYCACHE), **extra}
 
 
 def generator(
@@ -59,7 +52,7 @@ def generator(
             out = write_end
         source = stack.enter_context(stdin.open("rb")) if stdin else subprocess.DEVNULL
         done = subprocess.run(
-            command, cwd=cwd, env=subprocess_env(), stdin=source, stdout=out, stderr=subprocess.PIPE,
+            command, cwd=cwd, env=python_child_env(), stdin=source, stdout=out, stderr=subprocess.PIPE,
             timeout=120,
         )  # fmt: skip
     return subprocess.CompletedProcess(
@@ -100,7 +93,7 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 def has_command(name: str) -> bool:
     if name == "non-root":  # permissions stop only other users
         return os.geteuid() != 0
-    return generator(name, "--help", cwd=ROOT).returncode == 0
+    return run_main([name, "--help"], cwd=ROOT).returncode == 0
 
 
 @dataclass
@@ -161,31 +154,21 @@ def run_case(case: dict[str, Any], base: Path, good: Path) -> Outcome:
     before = snapshot(copy / "out")
     kept = {path: (copy / path).read_bytes() for path in case.get("untouched") or ()}
     stdin = CORPUS / case["stdin"] if case.get("stdin") else None
-    process = generator(*command(case, copy), cwd=copy, stdin=stdin, stdout=case.get("stdout"))
+    if case.get("process"):
+        process = generator(*command(case, copy), cwd=copy, stdin=stdin, stdout=case.get("stdout"))
+    else:
+        process = run_main(command(case, copy), cwd=copy, stdin=stdin.read_bytes() if stdin else None)
     untouched = {path: (data, (copy / path).read_bytes()) for path, data in kept.items()}
     return Outcome(process, copy, before, snapshot(copy / "out"), untouched)
 
 
 @pytest.fixture(scope="session")
-def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    # Only the cases this session runs (`-k layout` runs a few, not the 170 subprocesses).
-    chosen = {
-        item.callspec.params["case"]["name"]
-        for item in request.session.items
-        # this module's cases only: other modules have parameters named "case" too
-        if item.path == Path(__file__) and hasattr(item, "callspec") and "case" in item.callspec.params
-    }
-    base = tmp_path_factory.mktemp("bad_inputs")
-    pristine = copy_project(base / "_good")
-    good = generator("--root", str(pristine), "render", "--out", str(pristine / "out"), cwd=pristine)
+def good_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A good render of the project, which every case's copy starts with (one per test process)."""
+    pristine = copy_project(tmp_path_factory.mktemp("bad_inputs_good"))
+    good = run_main(["--root", str(pristine), "render", "--out", str(pristine / "out")], cwd=pristine)
     assert good.returncode == 0, good.stderr
-    runnable = [
-        case for case in CASES
-        if case["name"] in chosen and (not case.get("needs") or has_command(case["needs"]))
-    ]  # fmt: skip
-    with ThreadPoolExecutor(max_workers=max(2, 2 * (os.cpu_count() or 1))) as pool:
-        futures = {case["name"]: pool.submit(run_case, case, base, pristine / "out") for case in runnable}
-        return {name: future.result() for name, future in futures.items()}
+    return pristine / "out"
 
 
 def corpus_files(case: dict[str, Any]) -> list[str]:
@@ -212,6 +195,8 @@ def test_corpus_is_large_and_well_formed() -> None:
         required = {"name", "about", "run"} | (set() if case.get("quiet") else {"file", "error"})
         assert required <= case.keys(), case["name"]
         assert case.get("stdout") in (None, *STDOUT_MODES), case["name"]
+        # a changed standard output is the interpreter's own file: only a child has one
+        assert not case.get("stdout") or case.get("process"), f"{case['name']}: stdout needs process: true"
         for source in corpus_files(case):
             assert (CORPUS / source).exists(), f"{case['name']}: {source} missing from the corpus"
     used = {source for case in CASES for source in corpus_files(case)}
@@ -227,14 +212,22 @@ def test_corpus_is_large_and_well_formed() -> None:
 # ---------------------------------------------------------------- every case
 
 
+# Four groups: pytest-xdist spreads the cases over the cores, each worker renders the good output once.
 @pytest.mark.slow
-@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
-def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, marks=pytest.mark.xdist_group(f"bad_inputs_{n % 4}"))
+        for n, case in enumerate(CASES)
+    ],
+    ids=[case["name"] for case in CASES],
+)
+def test_bad_input(case: dict[str, Any], good_output: Path, tmp_path: Path) -> None:
     if case.get("needs") and not has_command(case["needs"]):
         if case["needs"] == "non-root":
             pytest.skip("running as root: chmod 000 does not stop root from reading")
         pytest.skip(f"`python -m rulesdoc {case['needs']}` is not a command yet")
-    outcome = outcomes[case["name"]]
+    outcome = run_case(case, tmp_path, good_output)
     process = outcome.process
     if case.get("line_of"):  # the line of a text in the edited file (catalogs change under us)
         lines = (outcome.copy / case["edit"][0]["path"]).read_text("utf-8").splitlines()
@@ -278,3 +271,18 @@ def test_bad_input(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
     if not case.get("line"):  # no line is expected: make sure none is given either
         assert not re.search(re.escape(case["file"]) + r":\d+: ", line), line
     assert case["error"] in line, f"expected {case['error']!r} in: {line}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["rules-duplicate-key", "catalog-fifo", "score-deep-nesting-stdin"])
+def test_a_case_in_process_says_what_the_child_says(name: str, good_output: Path, tmp_path: Path) -> None:
+    """The in-process run stands for the child: same status, same standard output and error."""
+    case = next(case for case in CASES if case["name"] == name)
+    inside = run_case(case, tmp_path / "inside", good_output)
+    child = run_case({**case, "process": True}, tmp_path / "child", good_output)
+    shown = [
+        (run.process.returncode, run.process.stdout, run.process.stderr.replace(str(run.copy), "<copy>"))
+        for run in (inside, child)
+    ]
+    assert shown[0] == shown[1]
+    assert shown[0][0] == 2 and shown[0][2].startswith(ERROR_PREFIX)

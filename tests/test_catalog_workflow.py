@@ -3,7 +3,6 @@ write, ``catalog update`` turns back into the same bytes; headers say real thing
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from support import ROOT
+from support.env import dated_env
 
 from rulesdoc.catalog import gettext_po, plurals, po, po_writer
 from rulesdoc.cli import main as cli
@@ -18,7 +18,7 @@ from rulesdoc.i18n import catalogs, extraction
 
 CATALOGS = sorted((ROOT / "locales").glob("*/LC_MESSAGES/messages.po")) + [ROOT / "locales" / "messages.pot"]
 needs_gettext = pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext is not installed")
-ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+ENV = dated_env()
 
 
 def msgcat(data: bytes, *options: str) -> bytes:

@@ -9,7 +9,6 @@ example added, then `make update`, its title translated here in every language. 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from support import PUBLISHED, ROOT
+from support.env import dated_env
 from support.newlang import build_site
 
 pytestmark = pytest.mark.slow
@@ -59,7 +59,7 @@ NOT_COPIED = shutil.ignore_patterns(
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    return dated_env()
 
 
 def run(project: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess[str]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from support import copy_project
+from support.inprocess import run_main
 
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n.translate import catalog_codes
@@ -230,10 +231,7 @@ def test_a_byte_order_mark_is_named(data: bytes, yaml_ok: bool, says: str | None
 def _update(project: Path) -> subprocess.CompletedProcess[str]:
     pot = project / "locales" / "messages.pot"
     pot.write_bytes(pot.read_bytes().replace(b'msgid "Rami help"', b'msgid "Rami help!"', 1))
-    return subprocess.run(
-        [sys.executable, "-m", "rulesdoc", "--root", str(project), "catalog", "update"],
-        cwd=project, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    return run_main(["--root", str(project), "catalog", "update"], cwd=project)
 
 
 def test_a_symlinked_catalog_is_updated_through_the_link(tmp_path: Path) -> None:

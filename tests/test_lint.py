@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from support import ROOT
+from support.inprocess import run_main
 
 from rulesdoc import lint
 from rulesdoc.catalog import po as catalog_file
@@ -136,13 +137,8 @@ def pot_messages(root: Path) -> int:
 
 
 def cli_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rulesdoc", "--root", str(root), "check", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """`rulesdoc check` as the command runs it, in this process (support.inprocess)."""
+    return run_main(["--root", str(root), "check", *args], cwd=ROOT)
 
 
 # ---------------------------------------------------------------- the clean copy, exit codes

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from support import ROOT
+from support.inprocess import run_main
 from test_lint import edit, line_of, make_project, po
 
 from rulesdoc import lint
@@ -62,6 +63,10 @@ def install_plugin(site: Path, module: str = PLUGIN_MODULE) -> Path:
 
 
 def rulesdoc(root: Path, *args: str, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The command in this process; with ``site`` (plugins installed there), a child that finds
+    their entry points on its fresh path."""
+    if site is None:
+        return run_main(["--root", str(root), *args], cwd=ROOT)
     env = dict(os.environ)
     if site is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])

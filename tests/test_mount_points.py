@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from support import ROOT, copy_project
+from support.inprocess import run_main
 
 from rulesdoc.errors import RulesdocError
 from rulesdoc.io import folders
@@ -68,10 +69,7 @@ def snapshot(folder):
 def render_plain(project: Path, out: Path) -> dict[str, str]:
     import hashlib
 
-    done = subprocess.run(
-        [sys.executable, "-m", "rulesdoc", "--root", str(project), "render", "--out", str(out)],
-        cwd=project, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    done = run_main(["--root", str(project), "render", "--out", str(out)], cwd=project)
     assert done.returncode == 0, done.stderr
     return {
         str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -80,6 +78,7 @@ def render_plain(project: Path, out: Path) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow  # the command twice in a process of its own, in a mount namespace
 def test_render_into_a_mount_point_builds_and_replaces_it(mountable: Path) -> None:
     project = copy_project(mountable / "project")
     target = mountable / "mounted"

@@ -115,13 +115,13 @@ def test_a_warning_of_properdocs_core_is_counted_by_our_strict_check(python: Pat
 def test_every_mkdocs_seam_check_holds_under_properdocs(python: Path) -> None:
     """The seam's assumptions (generator/site/mkdocs_internals.py) hold of ProperDocs as of MkDocs."""
     probe = (
-        "from rulesdoc.site.mkdocs_internals import CHECKS\n"
-        "for assumption in CHECKS:\n"
+        "from rulesdoc.site.mkdocs_internals import ASSUMPTIONS\n"
+        "for assumption in ASSUMPTIONS:\n"
         "    try:\n"
         "        assumption.check()\n"
         "    except Exception as error:\n"
         "        print(assumption.name, type(error).__name__, error)\n"
-        "print(len(CHECKS), 'checked')\n"
+        "print(len(ASSUMPTIONS), 'checked')\n"
     )
     done = run(python, "-c", probe, cwd=ROOT)
     assert done.returncode == 0, done.stderr

@@ -10,18 +10,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from support import ROOT
+from support.env import PYCACHE
 
 # Renders and site builds in child interpreters, compared byte for byte: not the fast loop.
 pytestmark = pytest.mark.slow
 
 MKDOCS = Path(sys.executable).with_name("mkdocs")
-PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-test-pycache"
 # Any fixed value will do; the Makefile uses the date of the last commit.
 EPOCH = "1700000000"
 

@@ -211,6 +211,26 @@ def test_editing_a_template_and_a_catalog_rerenders(preview: Preview) -> None:
     assert "preview-check" in preview.get("pt")[1], "a template edit re-renders every language"
 
 
+def test_a_theme_string_edit_reaches_the_rebuilt_pages(preview: Preview) -> None:
+    """A theme string is compiled into the language's partial, in the environment the preview
+    keeps: the rebuild must compile that partial again (Jinja's auto_reload), or every page goes
+    on saying the old words."""
+    catalog = preview.root / DANISH_PO
+    good = catalog.read_text("utf-8")
+    assert "Gå til indholdet" in preview.get("da")[1]  # the skip link, on every page
+    try:
+        edit(catalog, 'msgstr "Gå til indholdet"', 'msgstr "Spring til indholdet"')
+        seconds = preview.wait_for(
+            "the new skip link", lambda: "Spring til indholdet" in preview.get("da")[1]
+        )
+        print(f"theme string edit shown after {seconds:.1f} s")
+        assert "Spring til indholdet" in preview.get("da", "index.html")[1]
+        assert "Spring til indholdet" not in preview.get("nl")[1]  # another language's partial kept
+    finally:
+        catalog.write_text(good, "utf-8")
+    preview.wait_for("the old skip link again", lambda: "Gå til indholdet" in preview.get("da")[1])
+
+
 def test_a_catalog_edit_updates_every_languages_status_page(preview: Preview) -> None:
     """The preview rebuilds only the languages an edit changes: a new count is such a change
     for every language's status page, a changed sentence only for its own language."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 from babel.messages.pofile import read_po, write_po
 from support import PUBLISHED, ROOT, copy_project
 from support.calculator import calculator_problems
+from support.env import dated_env
 
 from rulesdoc.i18n import catalogs
 from rulesdoc.i18n.translate import catalog_path
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 
 def build_site(project: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
         cwd=project, env=env, capture_output=True, text=True, timeout=600,
@@ -184,7 +184,7 @@ def test_the_helper_process_changes_no_byte_and_its_failure_only_costs_time(
         "sys.argv = ['mkdocs', 'build', '--strict', '-q', '-d', sys.argv[1]]\n"
         "cli()\n"
     )
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     failed = subprocess.run(
         [sys.executable, "-c", failing, str(tmp_path / "failed")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
@@ -282,11 +282,7 @@ def test_a_page_links_the_docs_folders_files_in_every_language(tmp_path: Path) -
     (root / "docs" / "assets" / "rules sheet.txt").write_text("the rules, printable\n", "utf-8")
     with (root / "templates" / "index.md.j2").open("a", encoding="utf-8") as template:
         template.write("\n[CSS](assets/rulesdoc.css) [sheet](assets/rules%20sheet.txt) [top](#top)\n")
-    env = {
-        **os.environ,
-        "SOURCE_DATE_EPOCH": "1700000000",
-        "RULESDOC_STRICT": "false",
-    }
+    env = dated_env(RULESDOC_STRICT="false")
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
         cwd=root, env=env, capture_output=True, text=True, timeout=600,

@@ -4,13 +4,13 @@ build alike (issue 32, item 4)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from support import copy_project
+from support.env import dated_env
 
 from rulesdoc.errors import RulesdocError
 from rulesdoc.site.config_file import checked_site_url
@@ -52,7 +52,7 @@ def test_check_and_the_build_refuse_it_in_the_same_words(tmp_path: Path) -> None
     project = copy_project(tmp_path / "p")
     path = project / "mkdocs.yml"
     path.write_text(f"site_url: '{HOSTILE}'\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     runs = [
         subprocess.run(
             [sys.executable, "-m", *args], cwd=project, env=env, capture_output=True, text=True, timeout=600

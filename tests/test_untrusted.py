@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 from support import copy_project
+from support.env import dated_env
 from support.newlang import build_site
 
 from rulesdoc.i18n import placeholders as printf
@@ -198,7 +199,7 @@ def set_joker(root: Path, value: int) -> None:
 
 
 def start_build(root: Path, out: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     env.pop("RULESDOC_STRICT", None)
     return subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
@@ -272,7 +273,7 @@ def test_a_build_mkdocs_refuses_at_its_end_leaves_the_old_site(tmp_path: Path) -
     with (root / "mkdocs.yml").open("a", encoding="utf-8") as config:
         config.write("hooks:\n  - warn.py\n")
     set_joker(root, 25)
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     env.pop("RULESDOC_STRICT", None)
     refused = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],

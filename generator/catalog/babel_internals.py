@@ -33,12 +33,13 @@ parses a ``Plural-Forms`` header into the catalog's ``num_plurals`` and ``plural
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileParser, escape
+
+from rulesdoc.seam import Assumption, SeamChanged, holds, installed
 
 LIBRARY = "babel"
 TOO_MANY_FORMS = "msg has more translations than num_plurals"  # Babel's words, matched
@@ -161,8 +162,8 @@ class PoParser(PoFileParser):
 
 
 # ---------------------------------------------------------------- assumptions (tests/test_seams.py)
-# Each check returns None when the assumption holds, else what changed; its docstring says
-# what is assumed.
+# Each check raises SeamChanged naming what changed when its assumption no longer holds (generator/seam.py);
+# its docstring says what is assumed.
 
 _PRIVATE_METHODS = (
     "_process_keyword_line",
@@ -172,10 +173,10 @@ _PRIVATE_METHODS = (
 )
 
 
-def _methods_exist() -> str | None:
+def _methods_exist() -> None:
     """PoFileParser has the four private methods PoParser overrides."""
     missing = [name for name in _PRIVATE_METHODS if not callable(getattr(PoFileParser, name, None))]
-    return f"PoFileParser no longer has {', '.join(missing)}" if missing else None
+    holds(not missing, f"PoFileParser no longer has {', '.join(missing)}")
 
 
 class _Probe(PoParser):
@@ -218,7 +219,7 @@ msgstr[1] "d"
 """
 
 
-def _hooks_see_babel_state() -> str | None:
+def _hooks_see_babel_state() -> None:
     """PoFileParser calls the overridden methods line by line, with its entry state
     (messages, translations, context, obsolete, offset, flags, in_msgstr) as PoParser reads it;
     the header's text replaced in place is what Babel reads; an extra plural form is reported
@@ -242,15 +243,15 @@ def _hooks_see_babel_state() -> str | None:
         (("gone",), None, ((0, "parti"),), True, 11, ()),
     ]
     if probe.seen != expected:
-        return f"PoFileParser's calls and entry state differ: saw {probe.seen!r}"
+        raise SeamChanged(f"PoFileParser's calls and entry state differ: saw {probe.seen!r}")
     if catalog.num_plurals != 2:
-        return (
+        raise SeamChanged(
             f"the header text replaced in translations[0][1] was not read (num_plurals {catalog.num_plurals})"
         )
-    return _too_many_forms()
+    _too_many_forms()
 
 
-def _too_many_forms() -> str | None:
+def _too_many_forms() -> None:
     """Babel reports a plural entry with more forms than the header's through _invalid_pofile,
     in the words PoParser matches (TOO_MANY_FORMS), and goes on."""
     reported: list[str] = []
@@ -259,8 +260,15 @@ def _too_many_forms() -> str | None:
     text = 'msgid ""\nmsgstr "Plural-Forms: nplurals=1; plural=0;\\n"\n\nmsgid "a"\nmsgid_plural "b"\n'
     parser.parse((text + 'msgstr[0] "x"\nmsgstr[1] "y"\n').splitlines())
     if not any(message.startswith(TOO_MANY_FORMS) for message in reported):
-        return f"an extra plural form is no longer reported as {TOO_MANY_FORMS!r} (reported: {reported!r})"
-    return None
+        raise SeamChanged(
+            f"an extra plural form is no longer reported as {TOO_MANY_FORMS!r} (reported: {reported!r})"
+        )
 
 
-ASSUMPTIONS: tuple[Callable[[], str | None], ...] = (_methods_exist, _hooks_see_babel_state)
+ASSUMPTIONS: tuple[Assumption, ...] = tuple(
+    Assumption.of(check) for check in (_methods_exist, _hooks_see_babel_state)
+)
+
+
+def versions() -> str:
+    return installed(LIBRARY)

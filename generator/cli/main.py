@@ -193,10 +193,33 @@ class _PrintableFormatter(logging.Formatter):
         return short(printable(" ".join(super().format(record).split())), MAX_LINE)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+@contextlib.contextmanager
+def _warnings_to_stderr() -> Iterator[None]:
+    """Log records of WARNING and above as one ``rulesdoc: warning:`` line each on stderr, for
+    this run only: a caller that runs ``main`` in its own process (the tests) gets its root
+    logger back as it was. A root logger that already has handlers is left to them."""
+    root = logging.getLogger()
+    if root.handlers:
+        yield
+        return
     handler = logging.StreamHandler()
     handler.setFormatter(_PrintableFormatter("rulesdoc: warning: %(message)s"))
-    logging.basicConfig(handlers=[handler], level=logging.WARNING)
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    with _warnings_to_stderr():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         if sys.stdout is None:  # started with it closed (`>&-`): whatever we wrote would be lost
             raise RulesdocError("standard output is closed; nothing was done (send it to /dev/null)", STDOUT)

@@ -54,6 +54,7 @@ from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
 
 from rulesdoc.errors import Location, RulesdocError, short
+from rulesdoc.seam import Assumption, SeamChanged, holds, installed
 
 MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
 
@@ -276,22 +277,22 @@ def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocErro
 
 
 # ---------------------------------------------------------------- assumptions (tests/test_seams.py)
-# Each check returns None when the assumption holds, else what changed; its docstring says
-# what is assumed.
+# Each check raises SeamChanged naming what changed when its assumption no longer holds (generator/seam.py);
+# its docstring says what is assumed.
 
 LIBRARY = "pyyaml"
 
 
-def _libyaml_parser() -> str | None:
+def _libyaml_parser() -> None:
     """Where PyYAML has its LibYAML extension (yaml._yaml), it holds CParser, and FastLoader
     composes the same nodes as PyYAML's own parser."""
     if not LIBYAML:  # built without LibYAML: PyYAML's parser is used, as intended
-        return "yaml._yaml has no CParser any more" if find_spec("yaml._yaml") else None
+        holds(not find_spec("yaml._yaml"), "yaml._yaml has no CParser any more")
+        return
     text = "a: [1, {b: c}]\nd: &x e\nf: *x\n"
     fast, plain = FastLoader(text).get_single_node(), BoundedLoader(text).get_single_node()
     if _shape(fast) != _shape(plain):
-        return f"LibYAML's CParser composes {_shape(fast)}, PyYAML's parser {_shape(plain)}"
-    return None
+        raise SeamChanged(f"LibYAML's CParser composes {_shape(fast)}, PyYAML's parser {_shape(plain)}")
 
 
 def _shape(node: Node | None) -> object:
@@ -314,15 +315,16 @@ def _problem_of(make: Callable[[str], Any], text: str) -> str | None:
     return None
 
 
-def _depth_bound() -> str | None:
+def _depth_bound() -> None:
     """The composer calls compose_node(parent, index) for every node, so DepthBound refuses
     deep nesting, with LibYAML's parser and with PyYAML's."""
     text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
     for make in (FastLoader, BoundedLoader) if LIBYAML else (BoundedLoader,):
         problem = _problem_of(make, text)
         if problem != f"nested more than {MAX_DEPTH} levels deep":
-            return f"{make.__name__} no longer calls compose_node: nesting past {MAX_DEPTH} gives {problem!r}"
-    return None
+            raise SeamChanged(
+                f"{make.__name__} no longer calls compose_node: nesting past {MAX_DEPTH} gives {problem!r}"
+            )
 
 
 def _stream_list(text: str) -> Node:
@@ -340,61 +342,68 @@ def _stream_list(text: str) -> Node:
         reader.dispose()
 
 
-def _events_compose_one_at_a_time() -> str | None:
+def _events_compose_one_at_a_time() -> None:
     """EventReader composes a list item by item into the nodes compose() gives (the composer's
     anchors, resolve), and refuses a duplicate anchor and a second document with PyYAML's words."""
     text = "- &a {x: 1}\n- *a\n- [1, 2]\n"
     streamed, whole = _shape(_stream_list(text)), _shape(compose(text, Source("probe")))
     if streamed != whole:
-        return f"streamed nodes {streamed} differ from composed {whole}"
+        raise SeamChanged(f"streamed nodes {streamed} differ from composed {whole}")
     for bad, words in (("&a [&a [1]]", "found duplicate anchor 'a'"), ("[1]\n--- [2]", "but found another")):
         try:
             _stream_list(bad)
-            return f"{bad!r} is no longer refused"
+            raise SeamChanged(f"{bad!r} is no longer refused")
         except yaml.YAMLError as error:
             if words not in str(error):
-                return f"{bad!r} fails with {str(error)!r}, not {words!r}"
-    return None
+                raise SeamChanged(f"{bad!r} fails with {str(error)!r}, not {words!r}") from None
 
 
-def _non_printable() -> str | None:
+def _non_printable() -> None:
     """Reader.NON_PRINTABLE finds the characters PyYAML refuses, and Reader(text) raises the
     ReaderError with their position."""
     text = "a: b\x00c\n"
     if not Reader.NON_PRINTABLE.search(text):
-        return "Reader.NON_PRINTABLE no longer finds a NUL"
+        raise SeamChanged("Reader.NON_PRINTABLE no longer finds a NUL")
     try:
         loader(text)
     except ReaderError as error:
-        return None if error.position == 4 else f"ReaderError's position is {error.position!r}, not 4"
-    return "Reader(text) no longer raises a ReaderError for a NUL"
+        holds(error.position == 4, f"ReaderError's position is {error.position!r}, not 4")
+        return
+    raise SeamChanged("Reader(text) no longer raises a ReaderError for a NUL")
 
 
-def _scalar_constructors() -> str | None:
+def _scalar_constructors() -> None:
     """SafeConstructor.yaml_constructors maps each plain tag to a function of (constructor, node)."""
     cases = {"int": ("12", 12), "bool": ("yes", True), "null": ("~", None), "float": ("1.5", 1.5)}
     for name, (value, expected) in cases.items():
         found = scalar_value(ScalarNode(f"tag:yaml.org,2002:{name}", value))
         if found != expected or type(found) is not type(expected):
-            return f"the safe constructor gives {found!r} for !!{name} {value!r}, not {expected!r}"
-    return None
+            raise SeamChanged(
+                f"the safe constructor gives {found!r} for !!{name} {value!r}, not {expected!r}"
+            )
 
 
-def _libyaml_words() -> str | None:
+def _libyaml_words() -> None:
     """LibYAML's problem texts translated here (_PYYAML_WORDS) are the ones it gives, so an
     error reads the same with either parser."""
     for text in ("a: b: c\n", "a:\n\tb: 1\n") if LIBYAML else ():
         worded = [_problem_of(FastLoader, text), _problem_of(BoundedLoader, text)]
         if worded[0] is None or worded[0] != worded[1]:
-            return f"LibYAML and PyYAML word the error in {text!r} differently: {worded}"
-    return None
+            raise SeamChanged(f"LibYAML and PyYAML word the error in {text!r} differently: {worded}")
 
 
-ASSUMPTIONS: tuple[Callable[[], str | None], ...] = (
-    _libyaml_parser,
-    _depth_bound,
-    _events_compose_one_at_a_time,
-    _non_printable,
-    _scalar_constructors,
-    _libyaml_words,
+ASSUMPTIONS: tuple[Assumption, ...] = tuple(
+    Assumption.of(check)
+    for check in (
+        _libyaml_parser,
+        _depth_bound,
+        _events_compose_one_at_a_time,
+        _non_printable,
+        _scalar_constructors,
+        _libyaml_words,
+    )
 )
+
+
+def versions() -> str:
+    return installed(LIBRARY)

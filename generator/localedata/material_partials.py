@@ -25,12 +25,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
 from rulesdoc.errors import Location, RulesdocError, display_path, short
+from rulesdoc.seam import Assumption, SeamChanged, holds, installed
 
 LIBRARY = "mkdocs-material"
 _OPEN = "{% macro t(key) %}{{ {"
@@ -128,28 +129,29 @@ def lunr_languages() -> frozenset[str]:
 
 
 # ---------------------------------------------------------------- assumptions (tests/test_seams.py)
-# Each check returns None when the assumption holds, else what changed; its docstring says
-# what is assumed.
+# Each check raises SeamChanged naming what changed when its assumption no longer holds (generator/seam.py);
+# its docstring says what is assumed.
 
 
-def _partials_parse() -> str | None:
+def _partials_parse() -> None:
     """Material is found by find_spec, and every templates/partials/languages/*.html parses in
     the known format (dozens of languages)."""
     folder = material_dir()
     if folder is None:
-        return "find_spec('material') finds no package folder"
+        raise SeamChanged("find_spec('material') finds no package folder")
     paths = sorted((folder / LANGUAGE_PARTIALS).glob("*.html"))
     if len(paths) < 40:
-        return f"{len(paths)} language partials in {folder / 'partials' / 'languages'}, not dozens"
+        raise SeamChanged(
+            f"{len(paths)} language partials in {folder / 'partials' / 'languages'}, not dozens"
+        )
     for path in paths:
         try:
             parse_partial(path.read_text(encoding="utf-8"), path)
         except RulesdocError as error:
-            return str(error)
-    return None
+            raise SeamChanged(str(error)) from None
 
 
-def _strings_for_english_and_others() -> str | None:
+def _strings_for_english_and_others() -> None:
     """The partials give strings for English (every key, the search configuration too) and for
     other languages (the keys they translate; Material falls back to English for the rest)."""
     every = ("language", "direction", "toc", "search.placeholder", "search.config.lang")
@@ -157,24 +159,25 @@ def _strings_for_english_and_others() -> str | None:
         found = material_strings(code) or {}
         missing = [key for key in ("language", *wanted) if not found.get(key)]
         if missing:
-            return f"the {code} partial gives no {', '.join(missing)}"
+            raise SeamChanged(f"the {code} partial gives no {', '.join(missing)}")
         same_language = found["language"].split("-")[0] == code.split("-")[0]  # pt-BR's says "pt"
         if not same_language or (code == "en" and found["toc"] != "Table of contents"):
-            return f"the {code} partial says language {found['language']!r}, toc {found['toc']!r}"
+            raise SeamChanged(f"the {code} partial says language {found['language']!r}, toc {found['toc']!r}")
     if material_code("de-CH") != "de":
-        return "de-CH no longer falls back to Material's de partial"
-    return None
+        raise SeamChanged("de-CH no longer falls back to Material's de partial")
 
 
-def _lunr_languages() -> str | None:
+def _lunr_languages() -> None:
     """Material's lunr languages are in templates/assets/javascripts/lunr/min/lunr.<code>.min.js."""
     found = lunr_languages()
     missing = {"da", "de", "nl", "pt", "hi"} - found
-    return f"lunr languages {sorted(missing)} not found (found {sorted(found)})" if missing else None
+    holds(not missing, f"lunr languages {sorted(missing)} not found (found {sorted(found)})")
 
 
-ASSUMPTIONS: tuple[Callable[[], str | None], ...] = (
-    _partials_parse,
-    _strings_for_english_and_others,
-    _lunr_languages,
+ASSUMPTIONS: tuple[Assumption, ...] = tuple(
+    Assumption.of(check) for check in (_partials_parse, _strings_for_english_and_others, _lunr_languages)
 )
+
+
+def versions() -> str:
+    return installed(LIBRARY)

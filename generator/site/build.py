@@ -30,7 +30,6 @@ from mkdocs.exceptions import Abort
 from mkdocs.theme import Theme
 
 from rulesdoc.errors import RulesdocError, display_path
-from rulesdoc.i18n import jinja_internals
 from rulesdoc.pages.rebuild_memory import Memory, digest
 from rulesdoc.site import helper, preview, rootfiles
 from rulesdoc.site.languages import Judged, LanguageSite, Rendering, realize
@@ -87,9 +86,12 @@ _run = _Run()
 def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = False) -> None:
     """A new run: our theme overrides go before the theme's own templates; nothing is shared yet.
 
-    ``keep`` (a preview's rebuild, in the same process): the compiled theme stays; it reloads
-    what changed (its environment checks its templates' sources), and the languages' theme
-    strings are replaced in place, where its loader reads them.
+    ``keep`` (a preview's rebuild, in the same process): the compiled theme stays, and the
+    languages' theme strings are replaced in place, where its loader reads them. From then on
+    the environment checks a template's source before it uses the compiled one (Jinja's public
+    ``auto_reload``): a partial whose strings changed no longer equals the text it was compiled
+    from (``DictLoader`` compares them), so it is compiled again, the others are kept; a theme
+    file edited during the preview is read again too (a stat per template use).
     """
     _run.validated = None  # mkdocs.yml may have changed since the last run (a preview's rebuild)
     _insert_overrides(config)
@@ -97,11 +99,8 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
     if not keep or _run.env is None:
         _run.env = None
         rootfiles.forget()
-    else:
-        # The theme's file list and compiled templates carry over, and languages whose strings
-        # changed have their partial compiled again.
-        changed = {name for name, text in partials.items() if _run.partials.get(name) != text}
-        jinja_internals.forget_templates(_run.env, changed)
+    else:  # the theme's file list and compiled templates carry over; see above for what reloads
+        _run.env.auto_reload = True
     _run.partials.clear()
     _run.partials.update(partials)
     config.theme = share_theme(config.theme, _theme_environment)  # it hands out the shared environment
@@ -155,7 +154,7 @@ def environment(theme_env: jinja2.Environment, dirs: list[str]) -> _SharedEnviro
     compiled code is the same only from environments alike)."""
     shared = _SharedEnvironment(
         loader=jinja2.ChoiceLoader([jinja2.DictLoader(_run.partials), theme_env.loader]),  # type: ignore[list-item]
-        auto_reload=False,  # the theme does not change during a run; our partials are dropped when they do
+        auto_reload=False,  # nothing changes during a build; a preview's rebuild turns it on (configure_main)
         extensions=list(theme_env.extensions),
     )
     shared.filters.update(theme_env.filters)

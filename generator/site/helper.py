@@ -59,7 +59,8 @@ class _Helper:
         self.theme: multiprocessing.pool.AsyncResult[dict[str, bytes]] = pool.apply_async(_compile_theme)
 
 
-# Said, not swallowed: outside the engine's logger, whose strict mode would count it.
+# Said, not swallowed: a failed helper is a bug, shown as a warning (the build goes on without it),
+# on our logger, outside the engine's, whose strict mode would count it.
 log = logging.getLogger("rulesdoc")
 _helper: _Helper | None = None
 _job: tuple[Theme, Environment] | None = None  # what the forked helper compiles
@@ -84,7 +85,9 @@ def extracted(root: Path) -> Catalog:
         except RulesdocError:
             raise  # bad input: the one-line error the extraction here would give
         except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
-            log.info("rulesdoc: the helper's extraction failed (%s); extracting here", error)
+            log.warning(
+                "the helper's extraction failed (%s: %s); extracting here", type(error).__name__, error
+            )
     return extraction.extract(root)
 
 
@@ -94,7 +97,9 @@ def compiled() -> dict[str, bytes]:
     try:
         return _helper.theme.get(timeout=600) if _helper is not None else {}
     except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
-        log.info("rulesdoc: the helper's theme compilation failed (%s); compiling on use", error)
+        log.warning(
+            "the helper's theme compilation failed (%s: %s); compiling on use", type(error).__name__, error
+        )
         return {}
     finally:
         stop()
@@ -123,7 +128,7 @@ def _compile_theme() -> dict[str, bytes]:
         seen.add(name)
         try:
             source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
-        except jinja2.TemplateNotFound:
+        except jinja2.TemplateNotFound:  # named under a condition (a feature off): compiled on use, if ever
             continue
         tree = env.parse(source, name, filename)
         names.extend(found for found in jinja2.meta.find_referenced_templates(tree) if found)

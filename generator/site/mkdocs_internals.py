@@ -1,7 +1,7 @@
 """The one place the site code leans on MkDocs' and Material's internals (issue 22, goal 2).
 
 Each use below is named, with what it does, why no public API does it, and what breaks if it
-changes. :data:`CHECKS` states each assumption as a small check that ``tests/test_mkdocs_seam.py``
+changes. :data:`ASSUMPTIONS` states each assumption as a small check that ``tests/test_mkdocs_seam.py``
 runs (fast, no build): after an upgrade of mkdocs or mkdocs-material, a failing check names the
 assumption that no longer holds, before a build misbehaves in a way that is hard to trace.
 
@@ -62,16 +62,15 @@ from __future__ import annotations
 
 import copy
 import functools
-import importlib.metadata
 import inspect
 import os
 import tempfile
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 
+from rulesdoc.seam import Assumption, holds, installed
 from rulesdoc.site import mkdocs_package
 
 if TYPE_CHECKING:
@@ -185,31 +184,8 @@ def build_timestamp() -> int:
 # ---------------------------------------------------------------- the assumptions, checked
 
 
-@dataclass(frozen=True)
-class Assumption:
-    name: str
-    what: str
-    check: Callable[[], None]  # raises (SeamChanged, or anything) when it no longer holds
-
-
 def versions() -> str:
-    found = []
-    for package in (mkdocs_package.name(), "mkdocs-material"):
-        try:
-            found.append(f"{package} {importlib.metadata.version(package)}")
-        except importlib.metadata.PackageNotFoundError:
-            found.append(f"{package} (not installed)")
-    return ", ".join(found)
-
-
-class SeamChanged(AssertionError):
-    """An assumption about the engine's internals no longer holds (raised, never an ``assert``:
-    ``python -O`` strips those, and every check would pass)."""
-
-
-def _holds(condition: object, broken: str) -> None:
-    if not condition:
-        raise SeamChanged(broken)
+    return installed(mkdocs_package.name(), "mkdocs-material")
 
 
 def _in_order(function: Callable[..., Any], *snippets: str) -> None:
@@ -217,14 +193,14 @@ def _in_order(function: Callable[..., Any], *snippets: str) -> None:
     at = 0
     for snippet in snippets:
         found = source.find(snippet, at)
-        _holds(found >= 0, f"{function.__qualname__} no longer has {snippet!r} (after the previous step)")
+        holds(found >= 0, f"{function.__qualname__} no longer has {snippet!r} (after the previous step)")
         at = found + len(snippet)
 
 
 def _check_build() -> None:
     mkdocs_build = mkdocs_package.module("commands.build")
     parameters = inspect.signature(mkdocs_build.build).parameters
-    _holds(list(parameters)[0] == "config", f"build's parameters are {list(parameters)}")
+    holds(list(parameters)[0] == "config", f"build's parameters are {list(parameters)}")
 
 
 def _check_copy_config() -> None:
@@ -243,9 +219,9 @@ def _check_copy_config() -> None:
     plugins["probe"] = copy.deepcopy(Probe())
     config = MkDocsConfig()
     plugins.on_files(Files([]), config=config)
-    _holds(called == ["files"], "a plugin set into a PluginCollection no longer has its events run")
+    holds(called == ["files"], "a plugin set into a PluginCollection no longer has its events run")
     copied = copy.deepcopy(config, {id(config.plugins): plugins})
-    _holds(type(copied) is MkDocsConfig, "a deep-copied config is no longer a MkDocsConfig")
+    holds(type(copied) is MkDocsConfig, "a deep-copied config is no longer a MkDocsConfig")
 
 
 # Material's theme, not MkDocs' built-in one: ProperDocs removed that, and Material is the theme we build.
@@ -257,9 +233,9 @@ def _check_theme() -> None:
     original = mkdocs_package.module("theme").Theme(name=CHECKED_THEME)
     made = jinja2.Environment()
     shared = share_theme(original, lambda theme: made)
-    _holds(shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state")
-    _holds(shared.get_env() is made, "a Theme's get_env is no longer answered by its instance")
-    _holds(original.get_env() is not made, "copying a Theme changed the original")
+    holds(shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state")
+    holds(shared.get_env() is made, "a Theme's get_env is no longer answered by its instance")
+    holds(original.get_env() is not made, "copying a Theme changed the original")
     _in_order(
         mkdocs_build.build, "config.theme.get_env()", "add_files_from_theme(env", "on_files(", "on_env("
     )
@@ -276,7 +252,7 @@ def _check_listing() -> None:
             return []
 
     Files([]).add_files_from_theme(Listing(), MkDocsConfig())
-    _holds(
+    holds(
         len(asked) == 1 and callable(asked[0]),
         "Files.add_files_from_theme no longer lists env.list_templates",
     )
@@ -284,7 +260,7 @@ def _check_listing() -> None:
 
 def _check_url_filter() -> None:
     env = mkdocs_package.module("theme").Theme(name=CHECKED_THEME).get_env()
-    _holds(
+    holds(
         env.filters.get("url") is mkdocs_package.module("utils.templates").url_filter,
         "the theme's `url` filter is another function",
     )
@@ -306,9 +282,9 @@ def _check_search() -> None:
 
     options = dict(SearchPlugin.config_class._schema)
     for option in ("lang", "separator", "pipeline"):
-        _holds(option in options, f"Material's search plugin has no {option!r} option")
+        holds(option in options, f"Material's search plugin has no {option!r} option")
     priority = getattr(SearchPlugin.on_config, "mkdocs_priority", 0)
-    _holds(priority < 100, f"Material's search reads its options at priority {priority}, before ours (100)")
+    holds(priority < 100, f"Material's search reads its options at priority {priority}, before ours (100)")
     _in_order(SearchPlugin.on_config, "if not self.config.lang", "if not self.config.separator")
 
 
@@ -317,7 +293,7 @@ def _check_yaml() -> None:
 
     os.environ["RULESDOC_SEAM_PROBE"] = "probe"
     try:
-        _holds(
+        holds(
             read_mkdocs_yml(io.StringIO("a: !ENV RULESDOC_SEAM_PROBE\n")) == {"a": "probe"},
             "mkdocs.yml's !ENV tag is no longer read as the engine reads it",
         )
@@ -330,14 +306,14 @@ def _check_clean() -> None:
         os.mkdir(os.path.join(folder, KEPT_BY_CLEAN + "kept"))
         os.mkdir(os.path.join(folder, "emptied"))
         mkdocs_package.module("utils").clean_directory(folder)
-        _holds(os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}")
+        holds(os.listdir(folder) == [KEPT_BY_CLEAN + "kept"], f"clean_directory left {os.listdir(folder)}")
 
 
 def _check_timestamp() -> None:
     before = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "1234567890"
     try:
-        _holds(build_timestamp() == 1234567890, "the build's time no longer follows SOURCE_DATE_EPOCH")
+        holds(build_timestamp() == 1234567890, "the build's time no longer follows SOURCE_DATE_EPOCH")
     finally:
         if before is None:
             del os.environ["SOURCE_DATE_EPOCH"]
@@ -345,7 +321,7 @@ def _check_timestamp() -> None:
             os.environ["SOURCE_DATE_EPOCH"] = before
 
 
-CHECKS: tuple[Assumption, ...] = (
+ASSUMPTIONS: tuple[Assumption, ...] = (
     Assumption("build", "mkdocs.commands.build.build(config) runs one whole build", _check_build),
     Assumption(
         "copy_config",

@@ -3,15 +3,15 @@ without the mkdocs package), and a command run with its interpreter."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from support import ROOT
+from support.env import dated_env
 
-ENV = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+ENV = dated_env()
 
 
 def engine_python(engine: str) -> Path:

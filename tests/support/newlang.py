@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -13,6 +12,7 @@ from babel.messages.pofile import read_po, write_po
 from rulesdoc.catalog import plurals
 from rulesdoc.i18n import catalogs
 from rulesdoc.i18n.theme import THEME_CONTEXT
+from support.env import dated_env
 
 
 def marked(english: str) -> str:
@@ -55,7 +55,7 @@ def fill(
 
 def build_site(project: Path, out: Path, strict: bool = True) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` as CI runs it; ``strict=False`` builds as a preview does."""
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    env = dated_env()
     env.pop("RULESDOC_STRICT", None)
     if not strict:
         env["RULESDOC_STRICT"] = "false"
