@@ -105,7 +105,7 @@ def test_the_checks_still_fail_under_python_O() -> None:
     """No check relies on `assert`, which -O strips: a broken assumption is caught there too."""
     code = (
         "from babel.messages.pofile import PoFileParser\n"
-        "from rulesdoc.i18n import babel_internals\n"
+        "from rulesdoc.catalog import babel_internals\n"
         "from rulesdoc.seam import SeamChanged\n"
         "del PoFileParser._process_keyword_line\n"
         "try:\n"
