@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import functools
-import http.server
 import os
 import re
 import shutil
@@ -34,15 +32,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import EPOCH, MKDOCS, PY, REPO, SITE_FILES, child_env, copy_project, run, seconds  # noqa: E402
+from rulesdoc.site.screenshots import serving  # the screenshots' local server: same site, same way  # noqa: E402
 
 FRAME_MS = 1000 / 60
 GOAL_RATIO = 1.05
@@ -168,24 +164,6 @@ ENTRY_JS = """async ({seat, kind}) => {
 # bound: between two readings it also counts the measuring call's own script and whatever
 # else the page ran (Material's handlers).
 WORK = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
-
-
-@contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 def percentile(values: list[float], share: float) -> float:

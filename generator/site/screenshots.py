@@ -147,7 +147,7 @@ def _theme_shots(
             )
     done: dict[Key, Shot] = {}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    with _serving(site) as root_url:  # over HTTP, as published: the theme's script runs as it does there
+    with serving(site) as root_url:  # over HTTP, as published: the theme's script runs as it does there
         context.route("**/*", lambda route: _local_only(route, root_url))
         page = context.new_page()
         for name, path in zip(names, paths, strict=True):
@@ -166,7 +166,7 @@ def _theme_shots(
 
 
 @contextlib.contextmanager
-def _serving(folder: Path) -> Iterator[str]:
+def serving(folder: Path) -> Iterator[str]:
     """The built site over HTTP on 127.0.0.1, for this run only: "http://127.0.0.1:<port>/"."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
