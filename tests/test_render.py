@@ -343,7 +343,7 @@ def test_the_status_page_lists_each_untranslated_message_with_its_line_and_note(
     # The Dutch page lists Dutch messages only (none): its Danish row links to the Danish list.
     dutch = pages["nl", "translation-status.md"]
     assert "In short" not in dutch and "locales/da/" not in dutch
-    assert '| <a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk (`da`)</a> |' in dutch
+    assert '| <a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk</a> (`da`) |' in dutch
     # Quoting the missing English on the Danish page is no leak: check calls it no error.
     assert lint_error_lines(project) == []
 

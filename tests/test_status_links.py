@@ -108,14 +108,14 @@ def test_danish_messages_link_to_the_danish_sections_where_they_show(tmp_path: P
     # The Dutch status page lists no Danish message: its table's Danish row links to the Danish
     # status page at the Danish list (render's layout), and so does the English page's list.
     dutch = pages["nl", "translation-status.md"]
-    link = '<a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk (`da`)</a>'
+    link = '<a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk</a> (`da`)'
     assert f"| {link} |" in dutch
     assert "### Dansk" not in dutch and "messages.po:" not in dutch and ">Card</span>" not in dutch
     english = pages["en", "translation-status.md"]
     assert f"| {link} |" in english and f"\n- {link}\n" in english
     assert "### Dansk" not in english and "messages.po:" not in english and ">Card</span>" not in english
     # On the Danish page, its own row links to its own list.
-    assert "| [Dansk (`da`)](#dansk-da) |" in pages["da", "translation-status.md"]
+    assert "| [Dansk](#dansk-da) (`da`) |" in pages["da", "translation-status.md"]
     # The notice's help link opens the Danish list on the status page.
     assert "(translation-status.md#dansk-da)" in danish
     assert "\n### Dansk (da)\n" in pages["da", "translation-status.md"]
@@ -179,5 +179,5 @@ def test_a_status_page_lists_its_own_languages_waiting_messages_only(tmp_path: P
     # The source language's page: links to each list, no message.
     english = pages["en", "translation-status.md"]
     assert "messages.po:" not in english and "\n### " not in english
-    assert '<a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk (`da`)</a>' in english
+    assert '<a href="../da/translation-status.md#dansk-da" hreflang="da">Dansk</a> (`da`)' in english
     assert '<a href="../nl/translation-status.md#nederlands-nl" hreflang="nl">' in english
