@@ -242,7 +242,8 @@ def test_every_language_tells_the_truth(
     for language in languages:
         page = scoring_page(renderer, rules, language)
         translate = Translator.load(language)
-        fmt = Formatter(language.locale)
+        # Lists end as the catalog says (its "list of alternatives" message), as the page joins them.
+        fmt = Formatter(language.locale, list_ends=translate.list_ends())
         where = f"{name}, {language.code}"
         assert_every_table_has_its_caption(page, where)
         assert not PLACEHOLDER.search(page), f"{where}: a placeholder is left: {PLACEHOLDER.search(page)}"
