@@ -238,7 +238,7 @@ def test_a_catalog_edit_updates_every_languages_status_page(preview: Preview) ->
     good = catalog.read_text("utf-8")
 
     def danish_row(html: str) -> str:
-        found = re.search(r"<td><a [^>]*>Dansk \(<code>da</code>\)</a></td>(.*?)</tr>", html, re.S)
+        found = re.search(r"<td><a [^>]*>Dansk</a> \(<code>da</code>\)</td>(.*?)</tr>", html, re.S)
         return found.group(1) if found else ""
 
     before = danish_row(preview.get("nl", "translation-status.html")[1])
