@@ -46,9 +46,11 @@ class Shot:
     key: Key
     file: str
     page: str
+    text: str  # what the pictured element shows of the message ("3 resultater" for "# results")
 
     def entry(self) -> dict[str, str | None]:
-        return {"msgctxt": self.key[1], "msgid": self.key[0], "file": self.file, "page": self.page}
+        key = {"msgctxt": self.key[1], "msgid": self.key[0]}
+        return {**key, "file": self.file, "page": self.page, "text": self.text}
 
 
 def file_name(key: Key) -> str:
@@ -83,23 +85,23 @@ def _shots_of_page(page: Any, keys: list[Key], done: dict[Key, Shot], name: str,
             continue
         file = file_name(key)
         element.screenshot(path=str(out / file))
-        done[key] = Shot(key, file, name)
+        done[key] = Shot(key, file, name, " ".join(element.inner_text().split()))
 
 
 # In a themed page: the first element the page shows whose own text is a theme message's (a
 # counted one with any number where its "#" is), or whose title, aria-label, placeholder or alt is
 # (then it, or its nearest ancestor the page shows) gets the attribute THEME_MARK; the answer is
-# whether one was found. An element's own text is the text beside its children (a paragraph with a
-# link after it, "Missing: <del>term</del>", the colon Material adds left out).
+# the text found ("3 resultater"), or null. An element's own text is the text beside its children
+# (a paragraph with a link after it, "Missing: <del>term</del>", the colon Material adds left out).
 THEME_MARK = "data-rd-theme"
 _FIND_THEME_TEXT = r"""([text, counted, mark]) => {
     const attributes = ["title", "aria-label", "placeholder", "alt"];
     const norm = s => (s || "").split(/\s+/).filter(Boolean).join(" ");
     const escape = s => s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
-    // Material puts the number in place of the first "#" alone.
+    // Material puts the number in place of the first "#" alone; a count of 1 has its own message.
     const at = counted ? text.indexOf("#") : -1;
     const pattern = new RegExp("^" + (at < 0 ? escape(text)
-        : escape(text.slice(0, at)) + "\\d+" + escape(text.slice(at + 1))) + "$", "u");
+        : escape(text.slice(0, at)) + "(?!1(?!\\d))\\d+" + escape(text.slice(at + 1))) + "$", "u");
     const is = s => pattern.test(norm(s));
     const own = e => norm([...e.childNodes].filter(n => n.nodeType === Node.TEXT_NODE)
         .map(n => n.textContent).join(" ")).replace(/ ?:$/, "");
@@ -113,21 +115,21 @@ _FIND_THEME_TEXT = r"""([text, counted, mark]) => {
         return hit !== null && (e.contains(hit) || hit.contains(e));
     };
     for (const element of document.body.querySelectorAll("*")) {
-        const label = attributes.some(name => is(element.getAttribute(name)));
+        const label = attributes.map(name => element.getAttribute(name)).find(is);
         const inner = (is(element.textContent) && ![...element.children].some(child => is(child.textContent)))
-            || (element.children.length > 0 && is(own(element)));
-        if (!label && !inner) continue;
+            ? element.textContent : element.children.length > 0 && is(own(element)) ? own(element) : null;
+        if (label == null && inner === null) continue;
         // A skip link shows only while it has the focus (and hides again once it loses it).
         const focused = document.activeElement;
         if (focused && focused.matches("a[href]")) focused.blur();
         if (element.matches("a[href]")) element.focus({preventScroll: true});
         // Its own text must show; a label (title, aria-label...) shows on the control it names,
         // or on the nearest part of the page that shows.
-        for (let at = element; at && at !== document.body; at = inner ? null : at.parentElement) {
-            if (shown(at)) { at.setAttribute(mark, ""); return true; }
+        for (let at = element; at && at !== document.body; at = inner !== null ? null : at.parentElement) {
+            if (shown(at)) { at.setAttribute(mark, ""); return norm(inner !== null ? inner : label); }
         }
     }
-    return false;
+    return null;
 }"""
 
 
@@ -160,13 +162,14 @@ class _ThemeCamera:
         counted = {self.english.get(key) for key in COUNTED_KEYS}
         for english in self.left():
             key = (english, THEME_CONTEXT)
-            if not page.evaluate(_FIND_THEME_TEXT, [self.texts[english], english in counted, THEME_MARK]):
+            found = page.evaluate(_FIND_THEME_TEXT, [self.texts[english], english in counted, THEME_MARK])
+            if found is None:
                 continue
             element = page.locator(f"[{THEME_MARK}]").first
             file = file_name(key)
             element.screenshot(path=str(self.out / file), animations="disabled")
             element.evaluate(f"e => e.removeAttribute('{THEME_MARK}')")
-            self.done[key] = Shot(key, file, name)
+            self.done[key] = Shot(key, file, name, str(found))
 
 
 def _theme_shots(
