@@ -345,20 +345,25 @@ _PLACE_NOTICE = """notice => {
 }"""
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A folder's files, served without a line per request."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 @contextlib.contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """The built site over HTTP on 127.0.0.1, for this run only: "http://127.0.0.1:<port>/"."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(folder))
+def serving(
+    folder: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] = QuietHandler, base: str = "/"
+) -> Iterator[str]:
+    """A folder (the built site) over HTTP on 127.0.0.1 and a free port, for this run only:
+    "http://127.0.0.1:<port><base>" (the browser tests serve a site under a project's path too)."""
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{base}"
     finally:
         server.shutdown()
         server.server_close()
