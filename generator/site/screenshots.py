@@ -8,6 +8,11 @@ with the site's Markdown extensions, opened in headless Chromium (no script, no 
 the page) with the language's ``lang`` and ``dir``, and the first visible element of each
 message is pictured. Messages that show only in a title, an attribute or a script are counted
 and left out.
+
+With a built site (``--site``), the theme's messages are pictured in its themed pages: as each
+page loads (its 404 page too), then in each state a reader brings about (the search loading,
+empty and answering; a code block copied; the page scrolled back up), and the notice of a partly
+English page. A theme message the site never shows is named in the summary ("no picture: ...").
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import http.server
 import importlib.util
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -224,8 +230,6 @@ def _search_queries(language_site: Path) -> list[str]:
     of several pages (then several sections of each: "# more on this page"), words of one page
     (one section more, or several), and two words of two pages (each result lacks one: "Missing").
     Read off the language's search index; the search itself decides, so each is only a try."""
-    import re
-
     try:
         index = json.loads((language_site / "search" / "search_index.json").read_text("utf-8"))
         docs = [doc for doc in index["docs"] if isinstance(doc, dict)]
