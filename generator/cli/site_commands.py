@@ -134,7 +134,7 @@ def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, st
         description="Renders the language's pages with each message marked, opens them in headless "
         "Chromium (RULESDOC_CHROMIUM, else /usr/bin/chromium, else Playwright's own) and pictures the "
         "element of each message: DIR/<hash>.png and DIR/manifest.json, a list of {msgctxt, msgid, "
-        "file, page}. DIR is replaced whole, or left as it was. Needs rulesdoc[screenshots].",
+        "file, page, text}. DIR is replaced whole, or left as it was. Needs rulesdoc[screenshots].",
     )
     shots.add_argument("--lang", required=True, metavar="CODE", help="the language to picture")
     shots.add_argument(
@@ -142,7 +142,7 @@ def add_parsers(commands: Any, out_option: Callable[[argparse.ArgumentParser, st
         type=Path,
         metavar="DIR",
         help="a built site (make site): the theme's strings (header, search, footer) are pictured in its "
-        "themed pages too",
+        "themed pages too, those shown after a reader acts (search results, copy, 404) in that state",
     )
     out_option(shots, "build/screenshots")
     for command in (source, build):

@@ -14,14 +14,10 @@ asserts ``problems.assert_none()`` where it matters; a request off the machine f
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import os
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +26,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from support import ROOT
+
+from rulesdoc.site.screenshots import serving
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response, Route
@@ -100,28 +98,6 @@ def built_site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Pa
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}{result.stderr}", pytrace=False)
     return out
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def serving(
-    folder: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler, base: str = "/"
-) -> Iterator[str]:
-    """A folder over HTTP on 127.0.0.1 and a free port: "http://127.0.0.1:<port><base>"."""
-    handler = functools.partial(handler_class, directory=str(folder))
-    server = http.server.ThreadingHTTPServer((HOST, 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://{HOST}:{server.server_address[1]}{base}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

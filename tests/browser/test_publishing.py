@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .conftest import Problems, open_context, serving, site_languages
+from rulesdoc.site.screenshots import serving
+
+from .conftest import Problems, open_context, site_languages
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

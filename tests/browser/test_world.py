@@ -20,9 +20,10 @@ from support import copy_project
 from support.newlang import build_site, fill
 
 from rulesdoc.i18n import catalogs
+from rulesdoc.site.screenshots import serving
 
 from . import axe_gate
-from .conftest import Problems, open_context, serving, site_languages
+from .conftest import Problems, open_context, site_languages
 from .test_accessibility import open_page
 from .test_layout import EXAMPLES_JS, NARROW, WIDTHS_JS, _platform_fonts, phone_layout_problems
 from .test_readme_images import CALCULATOR_VIEW, MAX_BYTES, README_IMAGES, calculator_picture
