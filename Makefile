@@ -77,7 +77,7 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 # Every test, on every core (pytest-xdist). Tests sharing a built site stay on one worker: each
-# module is a group, all browser tests one group (tests/conftest.py). `make test TEST_WORKERS=0`
+# module is a group (tests/conftest.py); the browser tests' site and Chromium are made once per worker. `make test TEST_WORKERS=0`
 # runs them in one process.
 TEST_WORKERS ?= auto
 test: $(TEST_STAMP) browser-deps

@@ -19,12 +19,14 @@ os.environ.update(QUIET_ENGINE)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep the tests that share an expensive fixture on one pytest-xdist worker.
+    """Keep the tests that share an expensive module fixture on one pytest-xdist worker.
 
     `make test` runs on every core with ``--dist loadgroup``. A module's tests often share a
-    module-scoped site build, and every browser test shares the session's built site and
-    Chromium: each module is one group, and the browser tests are one group, so nothing is
-    built twice. An explicit ``xdist_group`` mark wins.
+    module-scoped site build: each module is one group, so nothing is built twice. The browser
+    tests' site and Chromium are session fixtures, made once per worker whatever the groups:
+    one group per browser module lets both workers drive Chromium (one group for all of them
+    made them the run's longest path, 15 min on one core beside an idle one). An explicit
+    ``xdist_group`` mark wins: a module whose tests share nothing splits itself that way.
     """
     for item in items:
         module = item.nodeid.split("::", 1)[0]
@@ -34,8 +36,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("xdist_group"):
             continue
-        group = "browser" if module.startswith("tests/browser/") else module
-        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group(module))
 
 
 @pytest.fixture(scope="session")
