@@ -3,9 +3,11 @@
 A wheel is built from a copy of the package's sources and installed, with its declared dependencies
 only, into a fresh virtualenv; a copy of the project (rules, templates, catalogs, site config) then
 runs `rulesdoc check`, `render`, `export` and a strict `mkdocs build` with that virtualenv's commands
-in a folder without `generator/`. The offered pre-commit hook runs from a consumer repository with
-`pre-commit try-repo`, which installs this repository its own way (`pip install .`). Both installs
-fetch packages through pip (its cache and the configured indexes): minutes, so marked slow.
+in a folder without `generator/`. The offered pre-commit hook runs from a consumer repository, and
+from one whose project sits in a subfolder, both naming this repository (a committed copy of its
+working tree, as `pre-commit try-repo` makes) in their `.pre-commit-config.yaml`: pre-commit
+installs it its own way (`pip install .`), once, into the hook environment both share. Both
+installs fetch packages through pip (its cache and the configured indexes): minutes, so marked slow.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -121,47 +124,35 @@ def test_installed_commands_run_the_project(venv: Path, tmp_path: Path) -> None:
     assert 'lang="hi"' in (out / "hi" / "index.html").read_text(encoding="utf-8")
 
 
+@dataclass(frozen=True)
+class Hooks:
+    """This repository as a hook repository, and the pre-commit home its environment is made in."""
+
+    repository: Path
+    rev: str
+    home: Path
+
+    def config(self, *args: str) -> str:
+        """A `.pre-commit-config.yaml` running the rulesdoc check hook with ``args``."""
+        hook = "  - id: rulesdoc-check\n" + (f"    args: [{', '.join(args)}]\n" if args else "")
+        return f"repos:\n- repo: {self.repository}\n  rev: {self.rev}\n  hooks:\n{hook}"
+
+    def run(self, repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
+        """`pre-commit run` on ``files`` (every file when none), in the consumer ``repo``."""
+        identity = {k: "rulesdoc tests" for k in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")} | {
+            k: "tests@example.invalid" for k in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")
+        }
+        env = clean_env(PRE_COMMIT_HOME=str(self.home), **identity)
+        which = ["--files", *files] if files else ["--all-files"]
+        return run([Path(sys.executable).parent / "pre-commit", "run", *which], cwd=repo, env=env)
+
+
 @pytest.fixture(scope="module")
-def consumer(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project that uses rulesdoc through pre-commit: its own git repository, no generator/."""
-    repo = copy_project(tmp_path_factory.mktemp("consumer") / "repo")
-    ok(run(["git", "init", "-q"], cwd=repo))
-    ok(run(["git", "add", "-A"], cwd=repo))
-    return repo
-
-
-def try_hook(consumer: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    pre_commit = Path(sys.executable).parent / "pre-commit"
-    identity = {k: "rulesdoc tests" for k in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")} | {
-        k: "tests@example.invalid" for k in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")
-    }
-    env = clean_env(PRE_COMMIT_HOME=str(home), **identity)
-    return run([pre_commit, "try-repo", ROOT, "rulesdoc-check", "--all-files"], cwd=consumer, env=env)
-
-
-def test_pre_commit_hook_from_a_consumer_repository(
-    consumer: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    home = tmp_path_factory.mktemp("pre-commit-home")
-    result = try_hook(consumer, home)
-    ok(result)
-    assert "rulesdoc check" in result.stdout and "Passed" in result.stdout
-
-    # The hook really checks: a broken placeholder in a catalog fails it, naming the file.
-    po = consumer / "locales" / "ms" / "LC_MESSAGES" / "messages.po"
-    text = po.read_text(encoding="utf-8")
-    broken = text.replace('msgstr "%(', 'msgstr "%(nothing_like_it)s %(', 1)
-    assert broken != text, "no placeholder in the ms catalog to break"
-    po.write_text(broken, encoding="utf-8")
-    ok(run(["git", "add", "-A"], cwd=consumer))
-    result = try_hook(consumer, home)
-    assert result.returncode != 0, result.stdout
-    assert "Failed" in result.stdout and "locales/ms/LC_MESSAGES/messages.po" in result.stdout
-
-
-def _hook_repository(destination: Path) -> tuple[Path, str]:
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
     """This repository as pre-commit clones it, from the working tree (as try-repo does): a git
-    repository of the files git sees here, committed; returns it and the commit."""
+    repository of the files git sees here, committed. Its tests share one pre-commit home, so the
+    hook's environment (this repository and its dependencies, installed by pip) is made once."""
+    destination = tmp_path_factory.mktemp("hooks")
     listed = ok(run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT))
     for name in filter(None, listed.split("\0")):
         if (ROOT / name).is_file():
@@ -171,30 +162,50 @@ def _hook_repository(destination: Path) -> tuple[Path, str]:
                     GIT_COMMITTER_EMAIL="t@example.invalid")  # fmt: skip
     for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "hook"]):
         ok(run(command, cwd=destination, env=env))
-    return destination, ok(run(["git", "rev-parse", "HEAD"], cwd=destination)).strip()
+    rev = ok(run(["git", "rev-parse", "HEAD"], cwd=destination)).strip()
+    return Hooks(destination, rev, tmp_path_factory.mktemp("pre-commit-home"))
 
 
-def test_pre_commit_hook_for_a_project_in_a_subfolder(tmp_path: Path) -> None:
-    """The project in help/ of its repository: the hook's `files` find its inputs there, and
-    `args: [--root, help]` reaches `rulesdoc check` after the command (issue 29)."""
-    hooks, rev = _hook_repository(tmp_path / "hooks")
-    repo = tmp_path / "repo"
-    copy_project(repo / "help")
-    (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n  - id: rulesdoc-check\n    args: [--root, help]\n",
-        "utf-8",
-    )
-    env = clean_env(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
-    pre_commit = Path(sys.executable).parent / "pre-commit"
+def break_a_placeholder(po: Path) -> None:
+    text = po.read_text(encoding="utf-8")
+    broken = text.replace('msgstr "%(', 'msgstr "%(nothing_like_it)s %(', 1)
+    assert broken != text, f"no placeholder in {po} to break"
+    po.write_text(broken, encoding="utf-8")
+
+
+def test_pre_commit_hook_from_a_consumer_repository(hooks: Hooks, tmp_path: Path) -> None:
+    """A project that uses rulesdoc through pre-commit: its own git repository, no generator/."""
+    repo = copy_project(tmp_path / "repo")
+    (repo / ".pre-commit-config.yaml").write_text(hooks.config(), "utf-8")
     ok(run(["git", "init", "-q"], cwd=repo))
     ok(run(["git", "add", "-A"], cwd=repo))
-    result = run([pre_commit, "run", "--all-files"], cwd=repo, env=env)
+    result = hooks.run(repo)
+    ok(result)
+    assert "rulesdoc check" in result.stdout and "Passed" in result.stdout
+
+    # The hook really checks: a broken placeholder in a catalog fails it, naming the file.
+    break_a_placeholder(repo / "locales" / "ms" / "LC_MESSAGES" / "messages.po")
+    ok(run(["git", "add", "-A"], cwd=repo))
+    result = hooks.run(repo)
+    assert result.returncode != 0, result.stdout
+    assert "Failed" in result.stdout and "locales/ms/LC_MESSAGES/messages.po" in result.stdout
+
+
+def test_pre_commit_hook_for_a_project_in_a_subfolder(hooks: Hooks, tmp_path: Path) -> None:
+    """The project in help/ of its repository: the hook's `files` find its inputs there, and
+    `args: [--root, help]` reaches `rulesdoc check` after the command (issue 29)."""
+    repo = tmp_path / "repo"
+    copy_project(repo / "help")
+    (repo / ".pre-commit-config.yaml").write_text(hooks.config("--root", "help"), "utf-8")
+    ok(run(["git", "init", "-q"], cwd=repo))
+    ok(run(["git", "add", "-A"], cwd=repo))
+    result = hooks.run(repo)
     assert result.returncode == 0 and "Passed" in result.stdout, result.stdout + result.stderr
 
     po = repo / "help" / "locales" / "ms" / "LC_MESSAGES" / "messages.po"
-    po.write_text(po.read_text("utf-8").replace('msgstr "%(', 'msgstr "%(nothing_like_it)s %(', 1), "utf-8")
+    break_a_placeholder(po)
     ok(run(["git", "add", "-A"], cwd=repo))
-    result = run([pre_commit, "run", "--files", str(po.relative_to(repo))], cwd=repo, env=env)
+    result = hooks.run(repo, str(po.relative_to(repo)))
     assert result.returncode != 0 and "Failed" in result.stdout, result.stdout + result.stderr
     assert "help/locales/ms/LC_MESSAGES/messages.po" in result.stdout
 
