@@ -1,9 +1,11 @@
 """The one place the site code leans on MkDocs' and Material's internals (issue 22, goal 2).
 
 Each use below is named, with what it does, why no public API does it, and what breaks if it
-changes. :data:`ASSUMPTIONS` states each assumption as a small check that ``tests/test_mkdocs_seam.py``
-runs (fast, no build): after an upgrade of mkdocs or mkdocs-material, a failing check names the
-assumption that no longer holds, before a build misbehaves in a way that is hard to trace.
+changes. :data:`ASSUMPTIONS` states each assumption as a small check that ``tests/test_seams.py``
+runs (fast: what a build does in order is watched in two builds of a one-page project with a
+one-template theme, never read off the engine's source): after an upgrade of mkdocs or
+mkdocs-material, a failing check names the assumption that no longer holds, before a build
+misbehaves in a way that is hard to trace.
 
 The uses, by what they buy (measured by ``make bench``; see :mod:`rulesdoc.site.build`):
 
@@ -63,6 +65,8 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import io
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Collection
@@ -188,13 +192,54 @@ def versions() -> str:
     return installed(mkdocs_package.name(), "mkdocs-material")
 
 
-def _in_order(function: Callable[..., Any], *snippets: str) -> None:
-    source = inspect.getsource(function)
-    at = 0
-    for snippet in snippets:
-        found = source.find(snippet, at)
-        holds(found >= 0, f"{function.__qualname__} no longer has {snippet!r} (after the previous step)")
-        at = found + len(snippet)
+def _probe_build(*, warn: bool) -> list[str]:
+    """What a strict build of a one-page project does, in order: ``get_env`` asked of a theme shared
+    by :func:`share_theme`, the theme's files listed (its one static file in ``on_files``), the
+    events ``on_env`` (with that environment) and ``on_post_build``, and ``abort`` when the build
+    refuses. With ``warn``, ``on_post_build`` logs a warning on the engine's logger, as a build
+    whose last page warned: a strict build must abort after the event, not before."""
+    base_plugin: Any = mkdocs_package.module("plugins").BasePlugin
+    abort: type[BaseException] = mkdocs_package.module("exceptions").Abort
+    steps: list[str] = []
+    with tempfile.TemporaryDirectory() as folder:
+        os.makedirs(os.path.join(folder, "docs"))
+        os.makedirs(os.path.join(folder, "theme"))
+        for name, text in (("docs/index.md", "# Probe\n"), ("theme/main.html", "{{ page.content }}"),
+                           ("theme/probe.css", "p {}\n")):  # fmt: skip
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+                handle.write(text)
+        config = mkdocs_package.module("config").load_config(
+            config_file=io.StringIO("site_name: probe\ntheme: {name: null, custom_dir: theme}\n"),
+            config_file_path=os.path.join(folder, "mkdocs.yml"), strict=True,
+            site_dir=os.path.join(folder, "site"),
+        )  # fmt: skip
+        made = config.theme.get_env()
+
+        def environment(theme: Any) -> Any:
+            steps.append("get_env")
+            return made
+
+        class Probe(base_plugin):  # type: ignore[misc]
+            def on_files(self, files: Any, /, *, config: Any) -> Any:
+                steps.append("files: theme listed" if files.get_file_from_path("probe.css") else "files")
+                return files
+
+            def on_env(self, env: Any, /, *, config: Any, files: Any) -> Any:
+                steps.append("env" if env is made else "env: another environment")
+                return env
+
+            def on_post_build(self, *, config: Any) -> None:
+                steps.append("post_build")
+                if warn:
+                    logging.getLogger(mkdocs_package.name()).warning("rulesdoc seam probe: a warning")
+
+        config["theme"] = share_theme(config.theme, environment)
+        config.plugins["probe"] = Probe()
+        try:
+            mkdocs_package.module("commands.build").build(config)
+        except abort:
+            steps.append("abort")
+    return steps
 
 
 def _check_build() -> None:
@@ -229,15 +274,17 @@ CHECKED_THEME = "material"
 
 
 def _check_theme() -> None:
-    mkdocs_build = mkdocs_package.module("commands.build")
     original = mkdocs_package.module("theme").Theme(name=CHECKED_THEME)
     made = jinja2.Environment()
     shared = share_theme(original, lambda theme: made)
     holds(shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state")
     holds(shared.get_env() is made, "a Theme's get_env is no longer answered by its instance")
     holds(original.get_env() is not made, "copying a Theme changed the original")
-    _in_order(
-        mkdocs_build.build, "config.theme.get_env()", "add_files_from_theme(env", "on_files(", "on_env("
+    steps = _probe_build(warn=False)
+    expected = ["get_env", "files: theme listed", "env", "post_build"]
+    holds(
+        steps == expected,
+        f"a build no longer asks get_env, lists the theme, then runs on_files and on_env: {steps}",
     )
 
 
@@ -267,12 +314,10 @@ def _check_url_filter() -> None:
 
 
 def _check_strict() -> None:
-    _in_order(
-        mkdocs_package.module("commands.build").build,
-        f"logging.getLogger('{mkdocs_package.name()}').addHandler(warning_counter)",
-        "on_post_build(",
-        "warning_counter.get_counts()",
-        "raise Abort(",
+    steps = _probe_build(warn=True)
+    holds(
+        steps[-2:] == ["post_build", "abort"],
+        f"a strict build no longer counts a warning in on_post_build and aborts after it: {steps}",
     )
 
 
@@ -285,12 +330,25 @@ def _check_search() -> None:
         holds(option in options, f"Material's search plugin has no {option!r} option")
     priority = getattr(SearchPlugin.on_config, "mkdocs_priority", 0)
     holds(priority < 100, f"Material's search reads its options at priority {priority}, before ours (100)")
-    _in_order(SearchPlugin.on_config, "if not self.config.lang", "if not self.config.separator")
+    from rulesdoc.i18n.theme import SearchSettings
+
+    text = "site_name: probe\ntheme: {name: material, language: de}\nplugins: [search]\n"
+    with tempfile.TemporaryDirectory() as folder:  # a config in German; the options set to Danish
+        os.makedirs(os.path.join(folder, "docs"))
+        config = mkdocs_package.module("config").load_config(
+            config_file=io.StringIO(text), config_file_path=os.path.join(folder, "mkdocs.yml")
+        )
+        set_search_language(config, SearchSettings("da", r"[\s]+", ("stemmer",)))
+        search = _search(config)
+        search.on_config(config)
+    kept = (search.config.lang, search.config.separator, search.config.pipeline)
+    holds(
+        kept == (["da"], r"[\s]+", ["stemmer"]),
+        f"Material's search replaced the options set before it: {kept}",
+    )
 
 
 def _check_yaml() -> None:
-    import io
-
     os.environ["RULESDOC_SEAM_PROBE"] = "probe"
     try:
         holds(
