@@ -297,6 +297,11 @@ class Workspace:
         result = self._render_one(language, shown, marking)
         return places([(page.name, page.text) for page in result.pages], marking.keys)
 
+    @functools.cached_property
+    def by_code(self) -> dict[str, Language]:
+        """Each language by its code: every row of every status page looks one up."""
+        return {language.code: language for language in self.languages}
+
     def status_link(self, waiting: Waiting, text: str) -> str:
         """A link from a language's status page to where one of its waiting messages shows on its
         own pages (Markdown: the site resolves and checks it). ``text`` is a Translator's, escaped."""
@@ -310,7 +315,7 @@ class Workspace:
         waiting messages when it has one: the heading's anchor on ``here``'s own page (Markdown), HTML
         to another language's page in the site's URL scheme (:attr:`language_link`); ``here``'s own
         row, with nothing waiting, is ``text`` alone. ``text`` is Markdown, escaped."""
-        there = next(language for language in self.languages if language.code == there_code)
+        there = self.by_code[there_code]
         anchor = list_anchor(there) if self.stats(there).waiting else ""
         if there.code == here.code:
             return f"[{text}](#{anchor})" if anchor else text
