@@ -22,6 +22,7 @@ before (:func:`places_by_html`); ``tests/test_status_links.py`` holds the two eq
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import threading
@@ -187,7 +188,7 @@ def marks_by_line(text: str) -> list[tuple[str, int]] | None:
             return None  # a caption block takes the block above it: here, a heading
         previous = line
         above = line if line.strip() else above
-    anchors = _heading_anchors([lines[number] for number in headings])
+    anchors = _heading_anchors(tuple(lines[number] for number in headings))
     if anchors is None:
         return None
     by_line = dict(zip(headings, anchors, strict=True))
@@ -218,11 +219,12 @@ def _block_level() -> Any:
     return _converter().block_level_elements
 
 
-def _heading_anchors(headings: Sequence[str]) -> list[str] | None:
+@functools.lru_cache(maxsize=1024)  # languages that show a page's headings alike (in English) share them
+def _heading_anchors(headings: tuple[str, ...]) -> tuple[str, ...] | None:
     """Each heading line's anchor, made unique in order as toc makes them on the page."""
     if not headings:
-        return []
+        return ()
     made = _HEADING_ID.findall(markdown_html("\n\n".join(headings)))
     if len(made) != len(headings) or any(anchor.startswith("__") for anchor in made):
         return None  # toc's own ids ("__table-caption_1") are on the whole page alone
-    return [html.unescape(anchor) for anchor in made]
+    return tuple(html.unescape(anchor) for anchor in made)
