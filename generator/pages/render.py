@@ -69,6 +69,15 @@ class LanguageResult:
     missed: tuple[Miss, ...] = ()
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What a language's marked render made that its published render takes as it is."""
+
+    fmt: Formatter
+    calculator: str | None  # the calculator's JSON: plain text, never marked
+    missed: tuple[Miss, ...]  # the messages the calculator missed, in the order it asked
+
+
 class _Loader(jinja2.FileSystemLoader):
     """Templates are project input: bounded in size, regular files, UTF-8 without a byte order mark
     (Jinja would copy UTF-8's into every page; a UTF-16 one is named, other bytes by line)."""
@@ -187,6 +196,7 @@ class Workspace:
     # `rulesdoc render`'s output, out/<code>/<page>.md.
     language_link: Callable[[Language, Language, str, str], str] | None = None
     placed: dict[str, CatalogStats] = field(default_factory=dict)
+    _kept: dict[str, _Kept] = field(default_factory=dict, repr=False)
     _asked: frozenset[Key] | None = field(default=None, repr=False)
 
     @classmethod
@@ -294,7 +304,7 @@ class Workspace:
         sample = {(w.refused, w.status): w for w in reversed(stats.waiting)}
         listed = frozenset(id(w) for w in sample.values())
         shown = dataclasses.replace(stats, waiting=tuple(w for w in stats.waiting if id(w) in listed))
-        result = self._render_one(language, shown, marking)
+        result = self._render_one(language, shown, marking, keep=True)
         return places([(page.name, page.text) for page in result.pages], marking.keys)
 
     @functools.cached_property
@@ -341,11 +351,14 @@ class Workspace:
         return {language.code: self._render_one(language, self.waiting(language)) for language in languages}
 
     def _render_one(
-        self, language: Language, own: CatalogStats, translate: Translator | None = None
+        self, language: Language, own: CatalogStats, translate: Translator | None = None, keep: bool = False
     ) -> LanguageResult:
-        """``own``: the language's count and waiting messages, for its status page's list."""
+        """``own``: the language's count and waiting messages, for its status page's list. ``keep``:
+        keep what the language's next render can take as it is (the marked render's, for the
+        published one): the numbers' Formatter and the calculator's data, which no mark reaches."""
         if translate is None:
             translate = self.translator(language, self.verdicts.get(language.code))
+        kept = self._kept.pop(language.code, None)
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
             translate.gettext,
             translate.ngettext,
@@ -353,12 +366,25 @@ class Workspace:
             pgettext=translate.pgettext,
             npgettext=translate.npgettext,
         )
-        fmt = Formatter(language.locale, isolate=language.direction == "rtl", list_ends=translate.list_ends())
+        if kept is not None:
+            fmt = kept.fmt
+        else:
+            rtl = language.direction == "rtl"
+            fmt = Formatter(language.locale, isolate=rtl, list_ends=translate.list_ends())
         pages = []
         try:
             here = None if language.is_source else own
             context = page_context(self.rules, translate, fmt, self.status, here)
-            calculator = calculator_data(self.env, self.project.templates, self.rules, translate, fmt)
+            if kept is not None:
+                calculator = kept.calculator
+                for miss in kept.missed:  # recorded as the calculator's lookups would record them
+                    translate.missed.setdefault(miss.key, miss)
+            else:
+                before = set(translate.missed)
+                calculator = calculator_data(self.env, self.project.templates, self.rules, translate, fmt)
+                if keep:
+                    missed = tuple(miss for key, miss in translate.missed.items() if key not in before)
+                    self._kept[language.code] = _Kept(fmt, calculator, missed)
             for name in self.names:
                 found_before = translate.found
                 try:
