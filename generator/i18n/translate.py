@@ -22,8 +22,9 @@ from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
+from rulesdoc.catalog.budget import Budget, CatalogBudgetError
 from rulesdoc.catalog.layout import check_layout
-from rulesdoc.catalog.po import Budget, CatalogBudgetError, Key, LoadedCatalog, forms, key_of, load
+from rulesdoc.catalog.po import Key, LoadedCatalog, forms, key_of, load
 from rulesdoc.engine.cards import MAX_PLAYERS, MIN_PLAYERS, Card, Rank, Suit
 from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n.jinja_internals import asking_template
@@ -126,7 +127,7 @@ def discover_languages(
 
     ``required``: the codes whose catalog must load; another one that cannot is left out
     (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
-    Every catalog read counts in the run's :class:`~rulesdoc.catalog.po.Budget` against
+    Every catalog read counts in the run's :class:`~rulesdoc.catalog.budget.Budget` against
     ``template`` (messages.pot): past it, the run is refused, whatever ``required`` says.
     """
     check_layout(locales_dir)
