@@ -22,6 +22,7 @@ before (:func:`places_by_html`); ``tests/test_status_links.py`` holds the two eq
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import re
@@ -33,7 +34,7 @@ from typing import Any
 
 from rulesdoc.catalog.po import Key
 from rulesdoc.i18n.markup import slugify
-from rulesdoc.i18n.translate import Language, Translator
+from rulesdoc.i18n.translate import CatalogStats, Language, Translator, Waiting
 from rulesdoc.i18n.verdicts import Verdict
 
 MARK = "data-rd-msg"
@@ -134,6 +135,41 @@ def places(pages: Sequence[tuple[str, str]], keys: Sequence[Key]) -> dict[Key, P
             if index < len(keys):
                 found.setdefault(keys[index], Place(name, anchor))
     return found
+
+
+def listing_sample(stats: CatalogStats) -> CatalogStats:
+    """A language's count with one waiting message of each state, for its marked render: the status
+    page's list quotes its messages' English, never asks for them, so one item of each state shows
+    every text the list asks for, and spares the reading the rest of the list."""
+    sample = {(w.refused, w.status): w for w in reversed(stats.waiting)}
+    listed = frozenset(id(w) for w in sample.values())
+    return dataclasses.replace(stats, waiting=tuple(w for w in stats.waiting if id(w) in listed))
+
+
+def placed(stats: CatalogStats, found: Mapping[Key, Place]) -> CatalogStats:
+    """A language's count, each waiting message given its place where it has one."""
+    waiting = tuple(
+        dataclasses.replace(w, page=found[key].page, anchor=found[key].anchor)
+        if (key := (w.msgid, w.context)) in found
+        else w
+        for w in stats.waiting
+    )
+    return dataclasses.replace(stats, waiting=waiting)
+
+
+def status_link(waiting: Waiting, text: str) -> str:
+    """A link from a language's status page to where one of its waiting messages shows on its
+    own pages (Markdown: the site resolves and checks it). ``text`` is a Translator's, escaped."""
+    if waiting.page is None:
+        return ""
+    anchor = f"#{waiting.anchor}" if waiting.anchor else ""
+    return f"[{text}]({waiting.page}{anchor})"
+
+
+def list_anchor(language: Language) -> str:
+    """The anchor of a language's list of waiting messages on its status page: its heading is
+    "<name> (<code>)" (templates/translation-status.md.j2), as the site's toc slugifies it."""
+    return slugify(f"{language.name} ({language.code})", "-")
 
 
 def places_by_html(pages: Sequence[tuple[str, str]], keys: Sequence[Key]) -> dict[Key, Place]:
