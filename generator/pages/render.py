@@ -191,7 +191,7 @@ class Workspace:
         waiting messages are none of these needs no render of its own to place them."""
         if self._asked is None:
             marking = MarkingTranslator(self.languages[0], self.verdicts.get(self.languages[0].code))
-            self._render_one(self.languages[0], self.stats(self.languages[0]), marking)
+            self._render_one(self.languages[0], self.stats(self.languages[0]), marking, keep=True)
             self._asked = frozenset(marking.keys)
         return self._asked
 
