@@ -21,7 +21,7 @@ from pathlib import Path
 from babel import Locale
 
 from rulesdoc.catalog import plurals, po
-from rulesdoc.catalog.po import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES
+from rulesdoc.catalog.budget import MAX_RUN_CATALOGS, MAX_RUN_ENTRIES
 from rulesdoc.io.files import MAX_CATALOG_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,10 +1,10 @@
 """The run's catalog budget (issue 32): the catalog work of one run is bounded, not only each file.
 
 Each catalog is bounded by its size; a run reads them all, so its time grew with their number
-(five catalogs at 512 KiB: `check` 20 s). :class:`rulesdoc.catalog.po.Budget` counts, as each
+(five catalogs at 512 KiB: `check` 20 s). :class:`rulesdoc.catalog.budget.Budget` counts, as each
 catalog is loaded, its entries and the template's messages it lacks, and the number of
-catalogs; past :data:`~rulesdoc.catalog.po.MAX_RUN_ENTRIES` or
-:data:`~rulesdoc.catalog.po.MAX_RUN_CATALOGS` every command that reads the catalogs refuses in
+catalogs; past :data:`~rulesdoc.catalog.budget.MAX_RUN_ENTRIES` or
+:data:`~rulesdoc.catalog.budget.MAX_RUN_CATALOGS` every command that reads the catalogs refuses in
 the same words, naming the catalog (and the entry) that crossed the limit, before the work
 that grows with them. The limits are lowered here (monkeypatch) so that the tests stay small;
 the corpus (tests/bad_inputs/cases.yaml, `catalog-budget-*`) holds the real ones.
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from support import copy_project, git
 
+from rulesdoc.catalog import budget as run_budget
 from rulesdoc.catalog import po
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n import catalogs, mo
@@ -45,7 +46,7 @@ def parsed(text: str, name: str = "xx.po") -> po.LoadedCatalog:
 
 def test_a_catalog_counts_its_entries_obsolete_ones_too_and_the_template_messages_it_lacks() -> None:
     template = parsed('msgid ""\nmsgstr ""\n\n' + entry(0) + entry(1) + entry(2), "messages.pot")
-    budget = po.Budget.against(template)
+    budget = run_budget.Budget.against(template)
     budget.take(parsed(catalog_text("da", 2, obsolete=1)))  # 2 + 1 obsolete + 1 lacking
     assert budget.used == 4
     budget.take(parsed(catalog_text("nl", 0)))  # lacks all three
@@ -53,11 +54,11 @@ def test_a_catalog_counts_its_entries_obsolete_ones_too_and_the_template_message
 
 
 def test_up_to_the_limit_passes_and_the_entry_past_it_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(po, "MAX_RUN_ENTRIES", 5)
-    budget = po.Budget()
+    monkeypatch.setattr(run_budget, "MAX_RUN_ENTRIES", 5)
+    budget = run_budget.Budget()
     budget.take(parsed(catalog_text("da", 3)))
     second = parsed(catalog_text("nl", 3), "nl.po")
-    with pytest.raises(po.CatalogBudgetError) as refused:
+    with pytest.raises(run_budget.CatalogBudgetError) as refused:
         budget.take(second)
     # the second catalog's third entry is the sixth: the one past the limit
     line = second.entry_lines[2]
@@ -65,7 +66,7 @@ def test_up_to_the_limit_passes_and_the_entry_past_it_is_named(monkeypatch: pyte
     assert (refused.value.location.path, refused.value.location.line) == ("nl.po", line)
     assert 'msgid "extra message 2"' in catalog_text("nl", 3).splitlines()[line - 1]
     assert "the catalogs come to 6 entries with this one, over the 5 a run reads" in str(refused.value)
-    exact = po.Budget()
+    exact = run_budget.Budget()
     exact.take(parsed(catalog_text("da", 5)))
     assert exact.used == 5
 
@@ -73,22 +74,22 @@ def test_up_to_the_limit_passes_and_the_entry_past_it_is_named(monkeypatch: pyte
 def test_crossing_on_the_template_messages_a_catalog_lacks_names_the_catalog_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(po, "MAX_RUN_ENTRIES", 4)
+    monkeypatch.setattr(run_budget, "MAX_RUN_ENTRIES", 4)
     template = parsed('msgid ""\nmsgstr ""\n\n' + entry(10) + entry(11), "messages.pot")
-    budget = po.Budget.against(template)
+    budget = run_budget.Budget.against(template)
     budget.take(parsed(catalog_text("da", 0)))  # 2 lacking
-    with pytest.raises(po.CatalogBudgetError) as refused:
+    with pytest.raises(run_budget.CatalogBudgetError) as refused:
         budget.take(parsed(catalog_text("nl", 1), "nl.po"))  # 1 entry and 2 lacking: 5
     assert refused.value.location is not None
     assert (refused.value.location.path, refused.value.location.line) == ("nl.po", None)
 
 
 def test_one_catalog_past_the_most_a_run_reads_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(po, "MAX_RUN_CATALOGS", 2)
-    budget = po.Budget()
+    monkeypatch.setattr(run_budget, "MAX_RUN_CATALOGS", 2)
+    budget = run_budget.Budget()
     budget.take(parsed(catalog_text("da", 0)))
     budget.take(parsed(catalog_text("nl", 0)))
-    with pytest.raises(po.CatalogBudgetError, match="a run reads at most 2 catalogs"):
+    with pytest.raises(run_budget.CatalogBudgetError, match="a run reads at most 2 catalogs"):
         budget.take(parsed(catalog_text("pt", 0), "pt.po"))
 
 
@@ -101,11 +102,11 @@ def over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Project, str]
     (minus one), and the line every command must refuse it with."""
     root = copy_project(tmp_path / "project")
     project = Project.at(root)
-    budget = po.Budget.against(po.load(project.pot))
+    budget = run_budget.Budget.against(po.load(project.pot))
     for code in catalog_codes(project.locales):
         budget.take(po.load(catalog_path(project.locales, code)))
-    monkeypatch.setattr(po, "MAX_RUN_ENTRIES", budget.used - 1)
-    with pytest.raises(po.CatalogBudgetError) as refused:
+    monkeypatch.setattr(run_budget, "MAX_RUN_ENTRIES", budget.used - 1)
+    with pytest.raises(run_budget.CatalogBudgetError) as refused:
         Workspace.load(project)
     return project, str(refused.value)
 
@@ -167,7 +168,7 @@ def test_report_holds_the_base_revision_to_the_same_limit(
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "the project")
     nl.write_text(kept, "utf-8")
-    now = po.Budget.against(po.load(project.pot))
+    now = run_budget.Budget.against(po.load(project.pot))
     own = sum(
         len(now.take(po.load(catalog_path(project.locales, c))).entry_lines)
         for c in catalog_codes(project.locales)
@@ -175,7 +176,8 @@ def test_report_holds_the_base_revision_to_the_same_limit(
     assert (
         own + 50 > now.used
     )  # the base's entries (no template to lack) are more than the working tree's count
-    monkeypatch.setattr(po, "MAX_RUN_ENTRIES", now.used)  # the working tree is at the limit, the base over
+    # The working tree is at the limit, the base over.
+    monkeypatch.setattr(run_budget, "MAX_RUN_ENTRIES", now.used)
     with pytest.raises(RulesdocError) as refused:
         compare(root, project.rules, project.locales, "main")
     assert str(refused.value).startswith("main:locales/pt/LC_MESSAGES/messages.po:")  # the last one crosses

@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from support import copy_project
+import pytest
+from support import ROOT, copy_project
 
 from rulesdoc.cli.render_checked import render_all
 from rulesdoc.i18n.markup import slugify
 from rulesdoc.i18n.translate import SOURCE, Language, discover_languages
 from rulesdoc.io.project import Project
-from rulesdoc.pages.places import MARK, Place, places
+from rulesdoc.pages.places import MARK, MarkingTranslator, Place, marks_by_line, places, places_by_html
 from rulesdoc.pages.render import Workspace
 from rulesdoc.site.languages import language_link
 from rulesdoc.spec.rules import load_rules
@@ -58,6 +59,44 @@ def test_anchors_keep_every_script_as_the_site_does() -> None:
     found = places([("scoring.md", page)], [("In short", None), ("Card", None)])
     assert found[("In short", None)].anchor == "संक्षेप-में" == slugify("संक्षेप में", "-")
     assert found[("Card", None)].anchor == "kortene-tilbage-på-hånden"
+
+
+# Pages the line reading must leave to Python-Markdown, each beside a mark it could misplace.
+UNSURE_PAGES = {
+    "fenced code": f"# A\n\n```\n# Not a heading\n```\n\n{marked(0, 'x')}",
+    "indented code": f"# A\n\n    {marked(0, 'x')}\n\n# B",
+    "setext heading": f"# A\n\nB\n---\n\n{marked(0, 'x')}",
+    "a mark in a code span": f"# A\n\n`{marked(0, 'x')}`\n\n## B\n\n{marked(0, 'x')}",
+    "a code span over lines": f"# A\n\n`a\n{marked(0, 'x')}\nb`\n\n## B\n\n{marked(0, 'x')}",
+    "an id set by attr_list": f"# A\n\nText\n{{: #b }}\n\n## B\n\n{marked(0, 'x')}",
+    "a raw HTML block": f"# A\n\n<div>\n\n## Not a heading\n\n</div>\n\n{marked(0, 'x')}",
+    "a heading in HTML": f'# A\n\n<h2 id="b">B</h2>\n\n{marked(0, "x")}',
+    "a mark in an attribute": f'# A\n\n<a title="{marked(0, "x")}">t</a>\n\n## B\n\n{marked(0, "x")}',
+    "a mark in a script": f"# A\n\n<script>{marked(0, 'x')}</script>\n\n## B\n\n{marked(0, 'x')}",
+    "a comment": f"# A\n\n<!-- {marked(0, 'x')} -->\n\n## B\n\n{marked(0, 'x')}",
+    "a link reference": f"# [A][a]\n\n{marked(0, 'x')}\n\n[a]: https://example.org",
+    "a heading row in a table": f"| a |\n|---|\n# b | c\n\n{marked(0, 'x')}",
+    "a caption under a heading": f"# A\n\n/// table-caption\n{marked(0, 'x')}\n///\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSURE_PAGES))
+def test_a_page_the_line_reading_cannot_vouch_for_is_made_html_whole(name: str) -> None:
+    pages = [("scoring.md", UNSURE_PAGES[name])]
+    keys = [("x", None)]
+    assert places(pages, keys) == places_by_html(pages, keys)
+
+
+def test_the_line_reading_places_this_projects_pages_as_their_html_does() -> None:
+    """Every language's pages, rendered with every message marked: the line reading (no page made
+    HTML whole) places every message where the HTML does, under repeated and translated headings."""
+    workspace = Workspace.load(Project.at(ROOT))
+    for language in workspace.languages:
+        marking = MarkingTranslator(language, workspace.verdicts.get(language.code))
+        result = workspace._render_one(language, workspace.stats(language), marking)
+        pages = [(page.name, page.text) for page in result.pages]
+        assert all(marks_by_line(text) is not None for _, text in pages), language.code
+        assert places(pages, marking.keys) == places_by_html(pages, marking.keys), language.code
 
 
 def _blank(path: Path, msgid: str) -> int:

@@ -22,6 +22,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 
 from rulesdoc.catalog import plurals, po, po_writer
+from rulesdoc.catalog.budget import Budget
 from rulesdoc.catalog.layout import check_layout
 from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n import theme
@@ -125,7 +126,7 @@ def update(
     pot = load_template(locales, root)
     template = pot.catalog
     chosen = [canonical(code) for code in codes] if codes else catalog_codes(locales)
-    budget = po.Budget.against(pot)  # refused as check refuses, before any merging
+    budget = Budget.against(pot)  # refused as check refuses, before any merging
     loaded = {code: budget.take(po.load(catalog_path(locales, code), root)) for code in chosen}
     for code, catalog in loaded.items():  # refuse before writing anything
         _refuse_shrinking(catalog, template, force)

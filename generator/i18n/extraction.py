@@ -98,6 +98,7 @@ def project_info(root: Path) -> ProjectInfo:
 def extract(root: Path) -> Catalog:
     """Extract every message of the project at ``root`` into a fresh template catalog."""
     # Imported here: Babel's extraction machinery costs ~20 ms that `render` does not need.
+    import jinja2
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
 
@@ -120,6 +121,7 @@ def extract(root: Path) -> Catalog:
         "# The messages of this site's pages. Do not edit: run `rulesdoc catalog extract`."
     )
     plain_files: set[str] = set()
+    extracting: list[str] = []  # the file Babel extracts now
 
     def note_method(filename: str, method: str, options: dict[str, str]) -> None:
         # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
@@ -129,7 +131,10 @@ def extract(root: Path) -> Catalog:
         template = method == "jinja2"
         files.decode_utf8(data, display_path(root / filename), "template " * template, utf8_bom=not template)
         if method in JINJA_METHODS:
-            parse_template(root / filename, options, root)
+            # Jinja's extractor parses the template next (once: issue 30), told not to skip one
+            # that does not parse; its error is named below, with this file.
+            options["silent"] = "false"
+        extracting[:] = [filename]
         if method in PLAIN_TEXT_METHODS:
             plain_files.add(filename.replace(os.sep, "/"))
 
@@ -147,14 +152,20 @@ def extract(root: Path) -> Catalog:
         strip_comment_tags=True,
         directory_filter=skip_build_dirs,
     )
-    for filename, lineno, message, comments, context in found:
-        name = filename.replace(os.sep, "/")
-        locations = [(name, lineno)] if lineno else []
-        catalog.add(message, None, locations, auto_comments=comments, context=context)
-        entry = catalog.get(po.singular(message), context)
-        if name in plain_files and entry is not None and (po.singular(message), context) not in FORMATTED:
-            entry.flags.discard("python-format")
-            entry.flags.add(NO_FORMAT)
+    try:
+        for filename, lineno, message, comments, context in found:
+            name = filename.replace(os.sep, "/")
+            locations = [(name, lineno)] if lineno else []
+            catalog.add(message, None, locations, auto_comments=comments, context=context)
+            entry = catalog.get(po.singular(message), context)
+            if name in plain_files and entry is not None and (po.singular(message), context) not in FORMATTED:
+                entry.flags.discard("python-format")
+                entry.flags.add(NO_FORMAT)
+    except jinja2.TemplateSyntaxError as error:
+        # Jinja's extractor would skip it silently, dropping its messages from the POT and, at the
+        # next `catalog update`, every translation of them into #~: its file and line instead.
+        where = Location(display_path(root / extracting[-1]), error.lineno)
+        raise RulesdocError(f"template syntax error: {error.message}", where) from None
     placement.add_notes(catalog, lambda name: files.read_text(root / name, files.MAX_TEMPLATE_BYTES, root))
     return catalog
 
@@ -258,20 +269,6 @@ def refresh_value_notes(root: Path, locales: Path, notes: Mapping[po.Key, str]) 
         return False
     files.write_atomically(path, po_writer.to_bytes(loaded.catalog, loaded.headers), root=root)
     return True
-
-
-def parse_template(path: Path, options: dict[str, str], root: Path) -> None:
-    """Parse a template as Jinja's extractor will (its ``extensions`` option too), refusing one
-    with a syntax error: its file and line."""
-    import jinja2
-
-    extensions = [name.strip() for name in options.get("extensions", "").split(",") if name.strip()]
-    environment = jinja2.Environment(extensions=["jinja2.ext.i18n", *extensions])
-    try:
-        environment.parse(files.read_text(path, files.MAX_TEMPLATE_BYTES, root))
-    except jinja2.TemplateSyntaxError as error:
-        where = Location(display_path(path), error.lineno)
-        raise RulesdocError(f"template syntax error: {error.message}", where) from None
 
 
 def check_sources(root: Path) -> None:

@@ -15,12 +15,17 @@ the public ``Template.get_corresponding_lineno`` maps the compiled code's line b
 template's. If ``__jinja_template__`` goes: misses are still shown in English and counted,
 but without the line (``where`` is None); :data:`ASSUMPTIONS` says so first.
 
-The stack is read with :func:`inspect.currentframe` (public), not ``sys._getframe``.
+The stack is read with :func:`inspect.currentframe` (public), not ``sys._getframe``. A catalog
+that lacks every message asks this once per message and language, from the same few hundred
+template lines: each template's answers are kept beside it (weakly: they go with the template,
+whose environment is one run's or one preview rebuild's), so the line map is read once per line.
 """
 
 from __future__ import annotations
 
 import inspect
+import weakref
+from typing import Any
 
 from rulesdoc.errors import Location, display_path
 from rulesdoc.seam import Assumption, SeamChanged, installed
@@ -29,15 +34,24 @@ LIBRARY = "jinja2"
 _TEMPLATE_GLOBAL = "__jinja_template__"  # set by jinja2.Template._from_namespace
 
 
+# Per template, its compiled lines already asked about -> the template line, as a Location.
+_KNOWN: weakref.WeakKeyDictionary[Any, dict[int, Location]] = weakref.WeakKeyDictionary()
+
+
 def asking_template() -> Location | None:
     """The innermost template line on the stack, or None when no template is running."""
     frame = inspect.currentframe()
     while frame is not None:
         template = frame.f_globals.get(_TEMPLATE_GLOBAL)
         if template is not None and template.filename:
-            return Location(
-                display_path(template.filename), template.get_corresponding_lineno(frame.f_lineno)
-            )
+            known = _KNOWN.setdefault(template, {})
+            where = known.get(frame.f_lineno)
+            if where is None:
+                shown = next(iter(known.values())).path if known else display_path(template.filename)
+                where = known[frame.f_lineno] = Location(
+                    shown, template.get_corresponding_lineno(frame.f_lineno)
+                )
+            return where
         frame = frame.f_back
     return None
 

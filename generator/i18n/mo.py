@@ -14,6 +14,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 
 from rulesdoc.catalog import po
+from rulesdoc.catalog.budget import Budget
 from rulesdoc.errors import Location, RulesdocError
 from rulesdoc.i18n.translate import catalog_codes, catalog_path
 from rulesdoc.io import files
@@ -23,7 +24,7 @@ from rulesdoc.io.project import template_path
 def compile_catalogs(locales: Path, root: Path | None = None) -> list[Path]:
     """Write ``messages.mo`` beside each catalog, once every catalog has passed."""
     pot = template_path(locales)  # the run's budget counts as check counts: against the template
-    budget = po.Budget.against(po.load(pot, root) if pot.is_file() else None)
+    budget = Budget.against(po.load(pot, root) if pot.is_file() else None)
     loaded = [budget.take(po.load(catalog_path(locales, code), root)) for code in catalog_codes(locales)]
     for catalog in loaded:
         refuse_unusable_plurals(catalog)

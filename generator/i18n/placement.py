@@ -60,6 +60,7 @@ def add_notes(catalog: Catalog, read: Callable[[str], str]) -> None:
         return sources[filename]
 
     pages = sorted({name for m in catalog for name, _ in m.locations if name.endswith(PAGE_SUFFIX)})
+    partials: dict[Path, list[str]] = {}  # the same for each of a partial's messages: found once
     for message in catalog:
         if not message.id:
             continue
@@ -68,7 +69,10 @@ def add_notes(catalog: Catalog, read: Callable[[str], str]) -> None:
             if filename.endswith(PAGE_SUFFIX) and lineno:
                 notes.append(note(Path(filename).name[: -len(".j2")], lines(filename), lineno))
             elif Path(filename).name.startswith("_") and filename.endswith(".j2"):
-                notes += _partial_notes(Path(filename), pages, lines)
+                partial = Path(filename)
+                if partial not in partials:
+                    partials[partial] = _partial_notes(partial, pages, lines)
+                notes += partials[partial]
         for text in dict.fromkeys(notes):
             if text not in message.auto_comments:
                 message.auto_comments.append(text)

@@ -22,8 +22,9 @@ from pathlib import Path, PurePosixPath
 
 from babel import Locale
 
+from rulesdoc.catalog.budget import Budget, CatalogBudgetError
 from rulesdoc.catalog.layout import check_layout
-from rulesdoc.catalog.po import Budget, CatalogBudgetError, Key, LoadedCatalog, forms, key_of, load
+from rulesdoc.catalog.po import Key, LoadedCatalog, forms, key_of, load
 from rulesdoc.engine.cards import MAX_PLAYERS, MIN_PLAYERS, Card, Rank, Suit
 from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n.jinja_internals import asking_template
@@ -126,7 +127,7 @@ def discover_languages(
 
     ``required``: the codes whose catalog must load; another one that cannot is left out
     (``check --lang nl`` is not about a broken Malay catalog). None: every catalog must load.
-    Every catalog read counts in the run's :class:`~rulesdoc.catalog.po.Budget` against
+    Every catalog read counts in the run's :class:`~rulesdoc.catalog.budget.Budget` against
     ``template`` (messages.pot): past it, the run is refused, whatever ``required`` says.
     """
     check_layout(locales_dir)
@@ -225,13 +226,14 @@ def count(
         return CatalogStats(language.code, language.name, len(template_keys), 0, 0)
     counts = dict.fromkeys(Status, 0)
     waiting = []
+    where = _catalog_where(language)
     for key in template_keys:
         verdict = verdicts.get(key)
         status = verdict.status if verdict is not None else Status.UNTRANSLATED
         counts[status] += 1
         if status in (Status.FUZZY, Status.UNTRANSLATED):
             refused = verdict is not None and bool(verdict.problems)
-            waiting.append(_waiting(language, key, status, (notes or {}).get(key, ""), refused))
+            waiting.append(_waiting(language, where, key, status, (notes or {}).get(key, ""), refused))
     return CatalogStats(
         language.code,
         language.name,
@@ -243,15 +245,20 @@ def count(
     )
 
 
-def _waiting(language: Language, key: Key, status: Status, note: str, refused: bool = False) -> Waiting:
+def _catalog_where(language: Language) -> str:
     # The path inside the project, as a translator's clone has it (never this machine's path):
     # <locales>/<code>/LC_MESSAGES/messages.po, whatever the project calls its locales folder.
     catalog = language.catalog
-    where = (
-        PurePosixPath(*catalog.path.parts[-4:]).as_posix()
-        if catalog is not None
-        else f"locales/{language.code}/LC_MESSAGES/{DOMAIN}.po"
-    )
+    if catalog is not None:
+        return PurePosixPath(*catalog.path.parts[-4:]).as_posix()
+    return f"locales/{language.code}/LC_MESSAGES/{DOMAIN}.po"
+
+
+def _waiting(
+    language: Language, where: str, key: Key, status: Status, note: str, refused: bool = False
+) -> Waiting:
+    """``where``: the catalog's path (:func:`_catalog_where`), the same for all its messages."""
+    catalog = language.catalog
     line = catalog.line_of(key) if catalog is not None else None
     return Waiting(key[0], key[1], status, where if line is None else f"{where}:{line}", note, refused)
 

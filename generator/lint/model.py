@@ -68,22 +68,18 @@ def shown(findings: Iterable[Finding]) -> tuple[list[Finding], list[Overflow]]:
     """The findings to show, in order, and a count of each kind left out (in the order met)."""
     kept: list[Finding] = []
     seen: dict[tuple[str, str, Severity], int] = {}
-    left: dict[tuple[str, str, Severity], Overflow] = {}
+    left: dict[tuple[str, str, Severity], tuple[Finding, int]] = {}  # the last left out, and how many
     for finding in findings:
         key = (finding.path, finding.check, finding.severity)
         seen[key] = seen.get(key, 0) + 1
         if seen[key] <= SHOWN_ALIKE:
             kept.append(finding)
         else:
-            before = left.get(key)
-            left[key] = Overflow(
-                finding.severity,
-                finding.locale,
-                finding.path,
-                finding.check,
-                before.count + 1 if before else 1,
-            )
-    return kept, list(left.values())
+            left[key] = (finding, left[key][1] + 1 if key in left else 1)
+    overflows = [
+        Overflow(last.severity, last.locale, last.path, last.check, count) for last, count in left.values()
+    ]
+    return kept, overflows
 
 
 @dataclass(frozen=True)

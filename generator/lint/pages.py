@@ -19,7 +19,8 @@ from rulesdoc.lint.inputs import Shared, Subject
 from rulesdoc.lint.model import Finding
 from rulesdoc.lint.registry import Category, check
 from rulesdoc.localedata.cldr import SOURCE_LANGUAGE
-from rulesdoc.pages.render import PAGE_SUFFIX, RenderedPage
+from rulesdoc.pages.environment import PAGE_SUFFIX
+from rulesdoc.pages.render import RenderedPage
 
 
 @check("rendering", category=Category.PAGE)

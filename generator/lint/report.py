@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from rulesdoc.errors import printable, short
-from rulesdoc.lint.model import Overflow, Report, shown
+from rulesdoc.lint.model import Finding, Overflow, Report, shown
 from rulesdoc.lint.registry import Check
 
 
@@ -21,8 +21,11 @@ def verdict(report: Report) -> str:
 
 def format_text(report: Report) -> str:
     out: list[str] = []
+    by_locale: dict[str, list[Finding]] = {}  # once, not once per language (50 × 25,000 findings)
+    for finding in report.findings:
+        by_locale.setdefault(finding.locale, []).append(finding)
     for summary in report.summaries:
-        mine, left = shown(f for f in report.findings if f.locale == summary.code)
+        mine, left = shown(by_locale.get(summary.code, ()))
         if not mine:
             continue
         out.append(printable(f"{summary.code} ({summary.name}): {summary.path}"))

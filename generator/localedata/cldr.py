@@ -14,6 +14,7 @@ and its minimum grouping digits (``pt_PT`` writes ``2500`` but ``12 500``).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -68,6 +69,7 @@ def parse_locale(code: str, where: Location | None = None) -> Locale:
         raise RulesdocError(f"unknown locale code {code!r}", where) from None
 
 
+@functools.cache  # asked for every row of every status page: CLDR's display names are slow
 def own_name(locale: Locale, fallback: str) -> str:
     """The language's own name ("Dansk", "Português"): the switcher names languages, not regions."""
     language = Locale(locale.language, script=locale.script)
@@ -181,11 +183,23 @@ class Formatter:
         zero = _ZERO.get(self.system)
         self._digits = {ord(str(d)): chr(zero + d) for d in range(10)} if zero else None
         self._grouping_from = 10 ** (minimum_grouping_digits(locale) + 2)  # 2 → first group at 10 000
+        # Babel formats a number in ~70 µs; a page asks for the same few again and again (the status
+        # table: every language's counts on every language's page).
+        self._numbers: dict[int, str] = {}
+        self._percents: dict[tuple[float, bool], str] = {}
 
     def _native(self, text: str) -> str:
         return text.translate(self._digits) if self._digits else text
 
     def number(self, value: int) -> str:
+        if type(value) is not int:  # 37.5 and Fraction(75, 2) are equal keys, not always equal texts
+            return self._number(value)
+        known = self._numbers.get(value)
+        if known is None:
+            known = self._numbers[value] = self._number(value)
+        return known
+
+    def _number(self, value: int) -> str:
         grouped = value >= self._grouping_from or value <= -self._grouping_from
         text = self._native(
             format_decimal(value, locale=self.locale, group_separator=grouped, numbering_system=self.system)
@@ -208,8 +222,15 @@ class Formatter:
 
     def percent(self, value: Fraction, exact: bool = True) -> str:
         """A share as a percentage: exact for rules ("12.5 %"), whole for statistics ("99 %")."""
+        key = (float(value), exact)  # all Babel is given of it
+        known = self._percents.get(key)
+        if known is None:
+            known = self._percents[key] = self._percent(key[0], exact)
+        return known
+
+    def _percent(self, value: float, exact: bool) -> str:
         text = format_percent(
-            float(value), locale=self.locale, decimal_quantization=not exact, numbering_system=self.system
+            value, locale=self.locale, decimal_quantization=not exact, numbering_system=self.system
         )
         return self._native(text)
 

@@ -10,21 +10,19 @@ that asked). A page that shows some English gets one translated notice under its
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from jinja2 import nodes
 
 from rulesdoc.catalog import po
 from rulesdoc.catalog.po import Key, LoadedCatalog
-from rulesdoc.engine.model import Reason, Rules
+from rulesdoc.engine.model import Rules
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n.markup import attribute, escape_text, quote_english, slugify
+from rulesdoc.i18n.markup import attribute
 from rulesdoc.i18n.policy import Policy, read_policy
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from rulesdoc.i18n.translate import (
@@ -33,24 +31,30 @@ from rulesdoc.i18n.translate import (
     Language,
     Miss,
     Translator,
-    Waiting,
-    capitalise_first,
     count,
     discover_languages,
     judge_catalog,
 )
 from rulesdoc.i18n.verdicts import Verdict
-from rulesdoc.io import files, folders
+from rulesdoc.io import folders
 from rulesdoc.io.project import Project
 from rulesdoc.localedata.cldr import Formatter, close_sentence_gaps
 from rulesdoc.pages.calculator import calculator_data
-from rulesdoc.pages.places import MarkingTranslator, Place, places
+from rulesdoc.pages.environment import PAGE_SUFFIX, LazyCounts, make_environment, page_templates
+from rulesdoc.pages.places import (
+    MarkingTranslator,
+    Place,
+    list_anchor,
+    listing_sample,
+    placed,
+    places,
+    status_link,
+)
 from rulesdoc.pages.rebuild_memory import Memory, folder_stamp
 from rulesdoc.pages.template_errors import template_error
 from rulesdoc.pages.view import page_context
 from rulesdoc.spec.rules import load_rules
 
-PAGE_SUFFIX = ".md.j2"
 STATUS_PAGE = "translation-status"  # the notice links here when check.yaml names no translate_url
 
 
@@ -69,100 +73,13 @@ class LanguageResult:
     missed: tuple[Miss, ...] = ()
 
 
-class _Loader(jinja2.FileSystemLoader):
-    """Templates are project input: bounded in size, regular files, UTF-8 without a byte order mark
-    (Jinja would copy UTF-8's into every page; a UTF-16 one is named, other bytes by line)."""
+@dataclass(frozen=True)
+class _Kept:
+    """What a language's marked render made that its published render takes as it is."""
 
-    def get_source(self, env: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        try:
-            source, filename, uptodate = super().get_source(env, template)
-        except UnicodeDecodeError as error:
-            files.strip_bom(error.object[:4], display_path(Path(self.searchpath[0]) / template), "template ")
-            raise
-        path = Path(filename)
-        files.strip_bom(source[:1].encode(), display_path(path), "template ")
-        if len(source) > files.MAX_TEMPLATE_BYTES or not path.is_file():
-            files.read_bytes(path, files.MAX_TEMPLATE_BYTES, what="template")  # raises the one-line error
-        return source, filename, uptodate
-
-
-def make_environment(templates: Path) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=_Loader(str(templates)),
-        extensions=["jinja2.ext.i18n"],
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,  # Markdown out; translations are escaped by the Translator instead
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.policies["ext.i18n.trimmed"] = True
-    # The same for every language: the rules' reasons, and the escapes for text a template quotes.
-    env.globals.update(
-        R=Reason, capitalise_first=capitalise_first, escape_text=escape_text, quote_english=quote_english
-    )
-    return env
-
-
-def page_templates(templates: Path) -> list[str]:
-    """Every page template: ``*.md.j2`` not starting with ``_`` (partials and macros)."""
-    if not templates.is_dir():
-        raise RulesdocError("templates folder not found", Location(display_path(templates)))
-    return sorted(p.name for p in templates.glob(f"*{PAGE_SUFFIX}") if not p.name.startswith("_"))
-
-
-def plural_counts(env: jinja2.Environment, templates: Path) -> dict[str, str]:
-    """For each plural message of the templates, the placeholder that prints the count.
-
-    ``ngettext("%(low)s point ...", "...", f.ace_low, low=num(f.ace_low))``: the count is
-    ``f.ace_low``, so ``low`` prints it (Jinja also passes the count as ``num``). A form
-    used for exactly one number may then spell the count out instead of printing it.
-    """
-    found: dict[str, str] = {}
-    for path in sorted(templates.rglob("*.j2")):
-        try:
-            # Bounded, a regular file (not a symlink to /dev/zero): as the template loader reads it.
-            tree = env.parse(files.read_text(path, files.MAX_TEMPLATE_BYTES, templates.parent))
-        except (jinja2.TemplateSyntaxError, RulesdocError):
-            continue  # rendering reports it
-        for call in tree.find_all(nodes.Call):
-            if not isinstance(call.node, nodes.Name) or call.node.name not in ("ngettext", "npgettext"):
-                continue
-            first = 1 if call.node.name == "npgettext" else 0
-            if len(call.args) < first + 3:
-                continue
-            singular = call.args[first]
-            if not isinstance(singular, nodes.Const):
-                continue
-            counted = call.args[first + 2]
-            names = [kw.key for kw in call.kwargs if kw.value == counted or any(
-                node == counted for node in kw.value.find_all(type(counted))
-            )]  # fmt: skip
-            found[str(singular.value)] = names[0] if len(names) == 1 else "num"
-    return found
-
-
-class LazyCounts(Mapping[str, str]):
-    """:func:`plural_counts`, worked out on first use: a catalog whose plural forms all print
-    their count never needs the templates parsed for it."""
-
-    def __init__(self, env: jinja2.Environment, templates: Path) -> None:
-        self.env, self.templates = env, templates
-        self._found: dict[str, str] | None = None
-
-    def _counts(self) -> dict[str, str]:
-        if self._found is None:
-            self._found = plural_counts(self.env, self.templates)
-        return self._found
-
-    def __getitem__(self, msgid: str) -> str:
-        return self._counts()[msgid]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._counts())
-
-    def __len__(self) -> int:
-        return len(self._counts())
+    fmt: Formatter
+    calculator: str | None  # the calculator's JSON: plain text, never marked
+    missed: tuple[Miss, ...]  # the messages the calculator missed, in the order it asked
 
 
 @dataclass
@@ -187,6 +104,7 @@ class Workspace:
     # `rulesdoc render`'s output, out/<code>/<page>.md.
     language_link: Callable[[Language, Language, str, str], str] | None = None
     placed: dict[str, CatalogStats] = field(default_factory=dict)
+    _kept: dict[str, _Kept] = field(default_factory=dict, repr=False)
     _asked: frozenset[Key] | None = field(default=None, repr=False)
 
     @classmethod
@@ -265,14 +183,7 @@ class Workspace:
             return stats  # only theme strings wait (the search box, the footer): nothing to render
         known = self.placed.get(language.code)
         if known is None:
-            found = self.locate(language)
-            waiting = tuple(
-                dataclasses.replace(w, page=found[key].page, anchor=found[key].anchor)
-                if (key := (w.msgid, w.context)) in found
-                else w
-                for w in stats.waiting
-            )
-            known = self.placed[language.code] = dataclasses.replace(stats, waiting=waiting)
+            known = self.placed[language.code] = placed(stats, self.locate(language))
         return known
 
     def page_keys(self) -> frozenset[Key]:
@@ -280,7 +191,7 @@ class Workspace:
         waiting messages are none of these needs no render of its own to place them."""
         if self._asked is None:
             marking = MarkingTranslator(self.languages[0], self.verdicts.get(self.languages[0].code))
-            self._render_one(self.languages[0], self.stats(self.languages[0]), marking)
+            self._render_one(self.languages[0], self.stats(self.languages[0]), marking, keep=True)
             self._asked = frozenset(marking.keys)
         return self._asked
 
@@ -288,29 +199,20 @@ class Workspace:
         """Where each message shows on the language's pages: rendered once more with every message
         marked (:mod:`rulesdoc.pages.places`); a language that cannot render has no places."""
         marking = MarkingTranslator(language, self.verdicts.get(language.code))
-        # The status page's list quotes its messages' English, never asks for them: one item of each
-        # state shows every text the list asks for, and spares Markdown the rest of the list.
-        stats = self.stats(language)
-        sample = {(w.refused, w.status): w for w in reversed(stats.waiting)}
-        listed = frozenset(id(w) for w in sample.values())
-        shown = dataclasses.replace(stats, waiting=tuple(w for w in stats.waiting if id(w) in listed))
-        result = self._render_one(language, shown, marking)
+        result = self._render_one(language, listing_sample(self.stats(language)), marking, keep=True)
         return places([(page.name, page.text) for page in result.pages], marking.keys)
 
-    def status_link(self, waiting: Waiting, text: str) -> str:
-        """A link from a language's status page to where one of its waiting messages shows on its
-        own pages (Markdown: the site resolves and checks it). ``text`` is a Translator's, escaped."""
-        if waiting.page is None:
-            return ""
-        anchor = f"#{waiting.anchor}" if waiting.anchor else ""
-        return f"[{text}]({waiting.page}{anchor})"
+    @functools.cached_property
+    def by_code(self) -> dict[str, Language]:
+        """Each language by its code: every row of every status page looks one up."""
+        return {language.code: language for language in self.languages}
 
     def status_page_link(self, here: Language, there_code: str, text: str) -> str:
         """From ``here``'s status page, a link to ``there_code``'s status page, at its list of
         waiting messages when it has one: the heading's anchor on ``here``'s own page (Markdown), HTML
         to another language's page in the site's URL scheme (:attr:`language_link`); ``here``'s own
         row, with nothing waiting, is ``text`` alone. ``text`` is Markdown, escaped."""
-        there = next(language for language in self.languages if language.code == there_code)
+        there = self.by_code[there_code]
         anchor = list_anchor(there) if self.stats(there).waiting else ""
         if there.code == here.code:
             return f"[{text}](#{anchor})" if anchor else text
@@ -336,11 +238,14 @@ class Workspace:
         return {language.code: self._render_one(language, self.waiting(language)) for language in languages}
 
     def _render_one(
-        self, language: Language, own: CatalogStats, translate: Translator | None = None
+        self, language: Language, own: CatalogStats, translate: Translator | None = None, keep: bool = False
     ) -> LanguageResult:
-        """``own``: the language's count and waiting messages, for its status page's list."""
+        """``own``: the language's count and waiting messages, for its status page's list. ``keep``:
+        keep what the language's next render can take as it is (the marked render's, for the
+        published one): the numbers' Formatter and the calculator's data, which no mark reaches."""
         if translate is None:
             translate = self.translator(language, self.verdicts.get(language.code))
+        kept = self._kept.pop(language.code, None)
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
             translate.gettext,
             translate.ngettext,
@@ -348,12 +253,25 @@ class Workspace:
             pgettext=translate.pgettext,
             npgettext=translate.npgettext,
         )
-        fmt = Formatter(language.locale, isolate=language.direction == "rtl", list_ends=translate.list_ends())
+        if kept is not None:
+            fmt = kept.fmt
+        else:
+            rtl = language.direction == "rtl"
+            fmt = Formatter(language.locale, isolate=rtl, list_ends=translate.list_ends())
         pages = []
         try:
             here = None if language.is_source else own
             context = page_context(self.rules, translate, fmt, self.status, here)
-            calculator = calculator_data(self.env, self.project.templates, self.rules, translate, fmt)
+            if kept is not None:
+                calculator = kept.calculator
+                for miss in kept.missed:  # recorded as the calculator's lookups would record them
+                    translate.missed.setdefault(miss.key, miss)
+            else:
+                before = set(translate.missed)
+                calculator = calculator_data(self.env, self.project.templates, self.rules, translate, fmt)
+                if keep:
+                    missed = tuple(miss for key, miss in translate.missed.items() if key not in before)
+                    self._kept[language.code] = _Kept(fmt, calculator, missed)
             for name in self.names:
                 found_before = translate.found
                 try:
@@ -363,7 +281,7 @@ class Workspace:
                         f=context.facts,
                         num=fmt.number,
                         calculator=calculator,  # JSON for a <script> element, or None
-                        status_link=self.status_link,
+                        status_link=status_link,
                         status_page_link=functools.partial(self.status_page_link, language),
                     )
                 except RulesdocError:
@@ -381,12 +299,6 @@ class Workspace:
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
         return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
-
-
-def list_anchor(language: Language) -> str:
-    """The anchor of a language's list of waiting messages on its status page: its heading is
-    "<name> (<code>)" (templates/translation-status.md.j2), as the site's toc slugifies it."""
-    return slugify(f"{language.name} ({language.code})", "-")
 
 
 NOTICE = "rulesdoc.untranslated"  # theme messages (generator/i18n/theme.py EXTRA)

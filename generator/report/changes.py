@@ -256,6 +256,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     """Per catalog: update a copy against the new extraction, compare with the base catalog."""
     # Babel's extraction costs the other commands nothing: imported here.
     from rulesdoc.catalog import po
+    from rulesdoc.catalog.budget import Budget, CatalogBudgetError
     from rulesdoc.i18n.catalogs import FuzzyBudget, merge, prefill_theme
     from rulesdoc.i18n.extraction import extract
     from rulesdoc.i18n.translate import catalog_codes, catalog_path
@@ -268,9 +269,9 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
     # Counted as check counts (against messages.pot) before Babel's extraction and merging; the
     # base revision's catalogs are held to the same limits.
     pot = template_path(locales)
-    budget = po.Budget.against(po.load(pot, root) if pot.is_file() else None)
+    budget = Budget.against(po.load(pot, root) if pot.is_file() else None)
     loaded = [budget.take(po.load(catalog_path(locales, code), root)) for code in codes]
-    base_budget = po.Budget()
+    base_budget = Budget()
     fuzzy_budget = FuzzyBudget()  # as `catalog update` merges: the run's comparisons bounded
     template = extract(root)
     languages = []
@@ -284,7 +285,7 @@ def translation_changes(root: Path, locales: Path, git: Git) -> tuple[LanguageCh
         where = f"{git.shown}:{git.relative(path)}"
         try:
             base = base_budget.take(po.parse(data, path, where)).catalog if data is not None else None
-        except po.CatalogBudgetError as error:
+        except CatalogBudgetError as error:
             raise RulesdocError(f"in the base revision: {error.message}", error.location) from None
         except RulesdocError as error:
             raise RulesdocError(
