@@ -164,9 +164,10 @@ class _ThemeCamera:
         wanted = {english for key, english in self.english.items() if key.startswith(prefix)}
         return [e for e in self.texts if (e, THEME_CONTEXT) not in self.done and e in wanted]
 
-    def shoot(self, page: Any, name: str) -> None:
+    def shoot(self, page: Any, name: str, prefix: str = "") -> None:
+        """Picture what the page shows of the messages left (of the keys starting with ``prefix``)."""
         counted = {self.english.get(key) for key in COUNTED_KEYS}
-        for english in self.left():
+        for english in self.left(prefix):
             key = (english, THEME_CONTEXT)
             found = page.evaluate(_FIND_THEME_TEXT, [self.texts[english], english in counted, THEME_MARK])
             if found is None:
@@ -223,6 +224,8 @@ COUNTED_KEYS = frozenset({"search.result.other", "search.result.more.other"})
 NOT_FOUND_PAGE = "404.html"
 _NO_MATCH = "qxzjvkqw"  # a query no page's word starts with
 _WAIT_MS = 10_000
+COPIED = "clipboard.copied"
+_TRIES = 3  # clicks on a code block's copy button, each showing the dialog for two seconds
 
 
 def _search_queries(language_site: Path) -> list[str]:
@@ -268,11 +271,13 @@ def _page_acts(page: Any, name: str, camera: _ThemeCamera) -> None:
     from playwright.sync_api import Error
 
     copy = page.locator("button[data-md-type=copy]")
-    if camera.left("clipboard.copied") and copy.count():
+    for _ in range(_TRIES if copy.count() else 0):
+        if not camera.left(COPIED):
+            break
         with contextlib.suppress(Error):
-            copy.first.click()  # the theme's dialog says it is copied, for two seconds
+            copy.first.click()  # the theme's dialog says it is copied, for two seconds only:
             page.wait_for_selector(".md-dialog--active", timeout=_WAIT_MS)
-            camera.shoot(page, name)
+            camera.shoot(page, name, COPIED)  # its message alone, at once; a busy machine tries again
     if camera.left("top") and page.locator("[data-md-component=top]").count():
         viewport = page.viewport_size or {"width": 800, "height": 600}
         page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
@@ -283,7 +288,7 @@ def _page_acts(page: Any, name: str, camera: _ThemeCamera) -> None:
             page.wait_for_function(
                 "() => !document.querySelector('[data-md-component=top]').hidden", timeout=2_000
             )
-            camera.shoot(page, name)
+            camera.shoot(page, name, "top")
 
 
 def _search_acts(page: Any, url: str, name: str, camera: _ThemeCamera, queries: list[str]) -> None:
