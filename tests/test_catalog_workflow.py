@@ -108,6 +108,26 @@ def test_strings_are_filled_as_msgcat_fills_them(prefix: str) -> None:
     assert msgcat(data) == data
 
 
+@pytest.mark.slow
+@needs_gettext
+@pytest.mark.parametrize("prefix", ["", "#~ "])
+def test_strings_at_the_edge_of_a_line_are_laid_out_as_msgcat_does(prefix: str) -> None:
+    """Plain ASCII strings one column short of a line, filling it, one over (the writer lays out a
+    string that fits at once, without the loop): msgcat must agree, each name and prefix."""
+    entries = [gettext_po.Entry("", ("Content-Type: text/plain; charset=UTF-8\n",))]
+    for length in range(60, 82):
+        word = "w" * (length % 7 + 1)
+        text = (f"{word} " * length)[:length]
+        entries.append(
+            gettext_po.Entry(
+                text, (text.upper(),), msgctxt=text[::-1], previous=(text,), obsolete=bool(prefix)
+            )
+        )
+        entries.append(gettext_po.Entry(f"{text}?", (f"{text}!", f"{text}."), msgid_plural=f"{text}s"))
+    data = gettext_po.dumps(entries)
+    assert msgcat(data) == data
+
+
 def test_fill_breaks_at_spaces_before_the_limit() -> None:
     # Worked by hand: `msgid "` takes 7 columns, a line holds 77 between its quotes.
     lines = gettext_po.wrap("", "msgid", "word " * 20)
