@@ -124,6 +124,12 @@ def test_installed_commands_run_the_project(venv: Path, tmp_path: Path) -> None:
     assert 'lang="hi"' in (out / "hi" / "index.html").read_text(encoding="utf-8")
 
 
+# Who commits in the tests' repositories (git and pre-commit refuse to commit without a name).
+GIT_IDENTITY = {k: "rulesdoc tests" for k in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")} | {
+    k: "tests@example.invalid" for k in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")
+}
+
+
 @dataclass(frozen=True)
 class Hooks:
     """This repository as a hook repository, and the pre-commit home its environment is made in."""
@@ -139,10 +145,7 @@ class Hooks:
 
     def run(self, repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
         """`pre-commit run` on ``files`` (every file when none), in the consumer ``repo``."""
-        identity = {k: "rulesdoc tests" for k in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")} | {
-            k: "tests@example.invalid" for k in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")
-        }
-        env = clean_env(PRE_COMMIT_HOME=str(self.home), **identity)
+        env = clean_env(PRE_COMMIT_HOME=str(self.home), **GIT_IDENTITY)
         which = ["--files", *files] if files else ["--all-files"]
         return run([Path(sys.executable).parent / "pre-commit", "run", *which], cwd=repo, env=env)
 
@@ -158,8 +161,7 @@ def hooks(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
         if (ROOT / name).is_file():
             (destination / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, destination / name)
-    env = clean_env(GIT_AUTHOR_NAME="t", GIT_COMMITTER_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-                    GIT_COMMITTER_EMAIL="t@example.invalid")  # fmt: skip
+    env = clean_env(**GIT_IDENTITY)
     for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "hook"]):
         ok(run(command, cwd=destination, env=env))
     rev = ok(run(["git", "rev-parse", "HEAD"], cwd=destination)).strip()
