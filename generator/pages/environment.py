@@ -18,6 +18,7 @@ from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n.markup import escape_text, quote_english
 from rulesdoc.i18n.translate import capitalise_first
 from rulesdoc.io import files
+from rulesdoc.pages import compiled
 
 PAGE_SUFFIX = ".md.j2"
 
@@ -48,6 +49,7 @@ def make_environment(templates: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=compiled.code_cache(),  # compiled code kept between runs
     )
     env.policies["ext.i18n.trimmed"] = True
     # The same for every language: the rules' reasons, and the escapes for text a template quotes.

@@ -5,8 +5,10 @@ renders and checks the source language, and compiles the theme. Two of these nee
 the others make: the theme's templates (compiled through Jinja's bytecode-cache interface,
 the code kept in memory) and the extraction of the sources that the stale check compares
 with messages.pot. A helper process forked at the start does both, and the main build takes
-the results when it needs them. Nothing outlives the run; the helper is a speed-up only: if
-it fails, the main build does the work itself, with the same result and the same errors.
+the results when it needs them. The theme's code is kept for the next run in the user's template
+cache (:mod:`rulesdoc.pages.compiled`), while none of its templates changes; nothing else
+outlives the run. The helper is a speed-up only: if it fails, the main build does the work
+itself, with the same result and the same errors.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from jinja2.bccache import Bucket
 
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n import extraction
+from rulesdoc.pages.compiled import code_cache
 
 if TYPE_CHECKING:  # the site source and `check` use this module without any engine installed
     from mkdocs.theme import Theme
@@ -119,8 +122,14 @@ def _compile_theme() -> dict[str, bytes]:
         raise RuntimeError("the helper compiles the theme only after it was given one")
     theme, make_environment = _job
     env = make_environment(type(theme).get_env(theme), theme.dirs)  # the class's: not the shared one
+    roots = ["main.html", *theme.static_templates]
+    kept = code_cache()
+    found = kept.load_set(env, roots) if kept is not None else None
+    if found is not None:
+        return found  # compiled by an earlier run, from the same templates
     compiled = Compiled()
-    names, seen = ["main.html", *theme.static_templates], set()
+    members: dict[str, tuple[str | None, str]] = {}
+    names, seen = list(roots), set()
     while names:
         name = names.pop()
         if name in seen:
@@ -135,4 +144,7 @@ def _compile_theme() -> dict[str, bytes]:
         bucket = compiled.get_bucket(env, name, filename, source)
         bucket.code = env.compile(tree, name, filename)
         compiled.set_bucket(bucket)
+        members[name] = (filename, bucket.checksum)
+    if kept is not None:
+        kept.dump_set(env, roots, members, compiled.code)
     return compiled.code

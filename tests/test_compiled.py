@@ -1,0 +1,166 @@
+"""The compiled templates kept between runs (generator/pages/compiled.py): a speed-up that
+changes no page and no error, and is found by what the code is made from, not by where."""
+
+from __future__ import annotations
+
+import os
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from rulesdoc.pages import compiled
+from rulesdoc.pages.environment import make_environment
+from rulesdoc.pages.template_errors import template_error
+
+PAGE = "{% for n in range(3) %}\n  {{ n }}{% endfor %}\n{{ _('Hello') }} {{ missing.name }}\n"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("RULESDOC_CACHE_DIR", str(where))
+    monkeypatch.delenv("RULESDOC_NO_CACHE", raising=False)
+    return where / "templates"
+
+
+@pytest.fixture
+def compiles(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str | None]]:
+    """The names of the templates Jinja compiles from their text."""
+    names: list[str | None] = []
+    original = jinja2.Environment.compile
+
+    def counted(self: jinja2.Environment, source: object, name: str | None = None, *args: object, **kw: object) -> object:
+        names.append(name)
+        return original(self, source, name, *args, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    yield names
+
+
+def templates(folder: Path, text: str = PAGE) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "page.md.j2").write_text(text, "utf-8")
+    return folder
+
+
+def code_files(code: types.CodeType) -> set[str]:
+    inner = [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return {code.co_filename}.union(*(code_files(c) for c in inner))
+
+
+def test_a_second_run_loads_the_code_and_a_changed_template_is_compiled(
+    tmp_path: Path, cache: Path, compiles: list[str | None]
+) -> None:
+    folder = templates(tmp_path / "templates")
+    make_environment(folder).get_template("page.md.j2")
+    assert compiles == ["page.md.j2"] and len(list(cache.glob("*.jinja"))) == 1
+    make_environment(folder).get_template("page.md.j2")
+    assert compiles == ["page.md.j2"], "the second run compiled again"
+    (folder / "page.md.j2").write_text(PAGE.replace("Hello", "Hi"), "utf-8")
+    template = make_environment(folder).get_template("page.md.j2")
+    assert compiles == ["page.md.j2"] * 2
+    assert template.render(_=str, missing={"name": "x"}).endswith("Hi x\n")
+
+
+def test_another_copy_of_the_templates_is_named_in_its_code_and_its_errors(tmp_path: Path, cache: Path) -> None:
+    first, second = templates(tmp_path / "a" / "templates"), templates(tmp_path / "b" / "templates")
+    make_environment(first).get_template("page.md.j2")
+    loaded = make_environment(second).get_template("page.md.j2")
+    assert len(list(cache.glob("*.jinja"))) == 1, "the two copies should share one entry"
+    assert code_files(loaded.root_render_func.__code__) == {str(second / "page.md.j2")}
+    with pytest.raises(jinja2.UndefinedError) as raised:
+        loaded.render(_=str)
+    error = template_error(raised.value, second, "page.md.j2")
+    assert error.location is not None and error.location.line == 3
+    assert Path(error.location.path).resolve() == (second / "page.md.j2").resolve()
+
+
+def test_an_environment_that_makes_other_code_has_its_own_entry(
+    tmp_path: Path, cache: Path, compiles: list[str | None]
+) -> None:
+    folder = templates(tmp_path / "templates")
+    trimmed = make_environment(folder).get_template("page.md.j2").render(_=str, missing={"name": "x"})
+    kept = make_environment(folder)
+    kept.trim_blocks = kept.lstrip_blocks = False  # the lexer's settings change the code
+    untrimmed = kept.get_template("page.md.j2").render(_=str, missing={"name": "x"})
+    assert compiles == ["page.md.j2"] * 2
+    assert trimmed == "  0  1  2Hello x\n"  # the newline after each block tag dropped
+    assert untrimmed == "\n  0\n  1\n  2\nHello x\n"
+    assert len(list(cache.glob("*.jinja"))) == 2
+
+
+def test_a_damaged_entry_is_compiled_again_with_the_same_page(
+    tmp_path: Path, cache: Path, compiles: list[str | None]
+) -> None:
+    folder = templates(tmp_path / "templates")
+    page = make_environment(folder).get_template("page.md.j2").render(_=str, missing={"name": "x"})
+    for damage in (b"", b"\x00" * 40, b"not a Jinja entry at all"):
+        (entry,) = cache.glob("*.jinja")
+        entry.write_bytes(damage)
+        again = make_environment(folder).get_template("page.md.j2").render(_=str, missing={"name": "x"})
+        assert again == page
+    assert compiles == ["page.md.j2"] * 4
+
+
+def test_the_user_can_turn_it_off_and_a_folder_others_can_write_is_not_used(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "1")
+    assert compiled.code_cache() is None
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "0")
+    assert compiled.code_cache() is not None and cache.is_dir()
+    assert cache.stat().st_mode & 0o777 == 0o700
+    os.chmod(cache, 0o777)  # the code it holds would be anyone's
+    assert compiled.code_cache() is None and compiled.code_cache() is None
+    said = [r.getMessage() for r in caplog.records if r.name == "rulesdoc"]
+    assert said == [
+        f"template cache {cache} not used (not a folder of this user's alone): compiling instead; "
+        "RULESDOC_CACHE_DIR names another folder, RULESDOC_NO_CACHE=1 turns it off"
+    ], "said once, as a warning"
+    assert caplog.records[0].levelname == "WARNING"
+    blocked = tmp_path / "a file"
+    blocked.write_text("", "utf-8")
+    monkeypatch.setenv("RULESDOC_CACHE_DIR", str(blocked))  # cannot be made: compiled as before
+    assert compiled.code_cache() is None
+    folder = templates(tmp_path / "templates")
+    assert make_environment(folder).get_template("page.md.j2").render(_=str, missing={"name": "x"})
+
+
+def test_only_the_most_recently_used_entries_are_kept(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compiled, "KEPT", 3)
+    folder = templates(tmp_path / "templates")
+    env = make_environment(folder)
+    for n in range(5):
+        (folder / f"t{n}.j2").write_text(f"{n}", "utf-8")
+        env.get_template(f"t{n}.j2")
+    assert len(list(cache.glob("*.jinja"))) == 3
+    assert not list(cache.glob(".*.tmp")), "a temporary file was left behind"
+
+
+def test_a_set_of_templates_is_kept_while_none_of_its_members_changes(tmp_path: Path, cache: Path) -> None:
+    """The theme's templates, compiled together by the site build's helper process."""
+    folder = templates(tmp_path / "templates", "{% include 'part.html' %}")
+    (folder / "part.html").write_text("part", "utf-8")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)))
+    kept = compiled.code_cache()
+    assert kept is not None and kept.load_set(env, ["page.md.j2"]) is None
+    members = {
+        name: (str(folder / name), kept.get_source_checksum((folder / name).read_text("utf-8")))
+        for name in ("page.md.j2", "part.html")
+    }
+    code = {"some key": b"some code"}
+    kept.dump_set(env, ["page.md.j2"], members, code)
+    assert kept.load_set(env, ["page.md.j2"]) == code
+    assert kept.load_set(env, ["part.html"]) is None, "another set"
+    (folder / "part.html").write_text("changed", "utf-8")
+    assert kept.load_set(env, ["page.md.j2"]) is None, "a member changed: compiled again"
+    (folder / "part.html").write_text("part", "utf-8")
+    assert kept.load_set(env, ["page.md.j2"]) == code
+    (entry,) = cache.glob("*.jinja")
+    entry.write_bytes(entry.read_bytes()[:-3])
+    assert kept.load_set(env, ["page.md.j2"]) is None, "a damaged entry"
