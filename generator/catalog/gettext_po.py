@@ -30,11 +30,13 @@ Myanmar) are treated as letters, as libunistring does too.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 PAGE_WIDTH = 79  # gettext's default (msgcat, msgmerge, msginit); Poedit uses it too
+NO_WRAP = sys.maxsize  # as msgcat --no-wrap: a string's lines end only at its own newlines
 
 # ---------------------------------------------------------------- entries
 
@@ -199,6 +201,8 @@ def _fill(chars: Sequence[str], fixed: Sequence[bool], room: int, column: int) -
     libunistring's ``ulc_width_linebreaks``: greedy, the break goes at the last
     opportunity before the piece that does not fit; a piece wider than a line stays whole.
     """
+    if column + 2 * len(chars) <= room:
+        return [False] * len(chars)  # it fits however wide its characters are (two columns at most)
     text = "".join(chars)
     widths = [1] * len(chars) if text.isascii() and text.isprintable() else [char_width(c) for c in chars]
     if column + sum(widths) <= room:

@@ -211,7 +211,9 @@ def unlocated(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> byte
     """A catalog's text with its source references' line numbers left out (``#: mkdocs.yml``),
     for telling whether a POT is stale: a line added above ``theme:`` in mkdocs.yml, or anywhere
     in a template, moves references and changes no message. ``catalog extract`` still writes them.
-    Values notes are left out too: a rule change changes them, and no message."""
+    Values notes are left out too: a rule change changes them, and no message. Each string is
+    one line (no wrapping, as ``msgcat --no-wrap``): finding where a long one would break is
+    most of the cost of writing it, and nothing but this comparison (and its diff) reads it."""
     entries = [
         dataclasses.replace(
             entry,
@@ -220,7 +222,7 @@ def unlocated(catalog: Catalog, headers: Sequence[tuple[str, str]] = ()) -> byte
         )
         for entry in po_writer.entries(catalog, headers)
     ]
-    return gettext_po.dumps(entries)
+    return gettext_po.dumps(entries, gettext_po.NO_WRAP)
 
 
 def same_content(committed: po.LoadedCatalog, extracted: Catalog) -> bool:
