@@ -8,14 +8,18 @@ from the POT and, at the next ``catalog update``, every translation of them into
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import io
+import marshal
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from babel.messages.catalog import Catalog
 
@@ -24,7 +28,7 @@ from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n import placement, theme
 from rulesdoc.i18n.extract import FORMATTED
 from rulesdoc.i18n.verdicts import NO_FORMAT
-from rulesdoc.io import files
+from rulesdoc.io import cache, files
 from rulesdoc.io.project import template_path
 
 COMMENT_TAGS = ("Translators:",)
@@ -95,6 +99,48 @@ def project_info(root: Path) -> ProjectInfo:
     return ProjectInfo(name, "", bugs)
 
 
+EXTRACTED = "extracted"  # the user's cache's folder for extracted templates (rulesdoc.io.cache)
+
+
+@functools.cache
+def _jinja_version() -> str:
+    import importlib.metadata
+
+    return importlib.metadata.version("jinja2")
+
+
+class _KeptJinjaExtraction:
+    """Jinja's extractor (``jinja2.ext.babel_extract``, as Babel calls it) with its results kept
+    in the user's cache, by the template's bytes, the options, keywords and comment tags, and
+    Jinja's version: parsing the templates was most of an extraction, the same every run. An
+    entry that does not load is extracted again; a template that does not parse is never kept."""
+
+    def __init__(self, name: str, store: cache.Store) -> None:
+        self.name = name  # the method babel.cfg gave (jinja2, jinja2.ext:babel_extract, ...)
+        self.store = store
+
+    def __call__(
+        self, fileobj: BinaryIO, keywords: Iterable[str], comment_tags: Iterable[str], options: dict[str, str]
+    ) -> list[Any]:
+        from jinja2.ext import babel_extract
+
+        data = fileobj.read()
+        functions, tags = sorted(keywords), list(comment_tags)
+        key = cache.digest(_jinja_version(), repr(functions), repr(tags), repr(sorted(options.items())), data)
+        kept = self.store.read(key)
+        if kept is not None:
+            with contextlib.suppress(EOFError, ValueError, TypeError):  # damaged: extracted again
+                found = marshal.loads(kept)
+                if isinstance(found, list):
+                    return found
+        found = [
+            (line, function, message, list(comments))
+            for line, function, message, comments in babel_extract(io.BytesIO(data), functions, tags, options)
+        ]
+        self.store.write(key, marshal.dumps(found))
+        return found
+
+
 def extract(root: Path) -> Catalog:
     """Extract every message of the project at ``root`` into a fresh template catalog."""
     # Imported here: Babel's extraction machinery costs ~20 ms that `render` does not need.
@@ -123,7 +169,8 @@ def extract(root: Path) -> Catalog:
     plain_files: set[str] = set()
     extracting: list[str] = []  # the file Babel extracts now
 
-    def note_method(filename: str, method: str, options: dict[str, str]) -> None:
+    def note_method(filename: str, given: str | _KeptJinjaExtraction, options: dict[str, str]) -> None:
+        method = given.name if isinstance(given, _KeptJinjaExtraction) else given
         # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
         files.check_regular(root / filename, root)
         # Babel decodes it next: a byte order mark or a non-UTF-8 byte is one line, not a traceback.
@@ -142,6 +189,12 @@ def extract(root: Path) -> Catalog:
         name = os.path.basename(dirpath)
         return not name.startswith((".", "_")) and name not in {"site", "build", "node_modules"}
 
+    store = cache.store(EXTRACTED)
+    if store is not None:
+        method_map = [
+            (pattern, _KeptJinjaExtraction(method, store) if method in JINJA_METHODS else method)
+            for pattern, method in method_map
+        ]
     found = extract_from_dir(
         str(root),
         method_map,

@@ -1,5 +1,6 @@
-"""The compiled templates kept between runs (generator/pages/compiled.py): a speed-up that
-changes no page and no error, and is found by what the code is made from, not by where."""
+"""The user's cache (generator/io/cache.py): compiled templates (pages/compiled.py) and extracted
+messages (i18n/extraction.py) kept between runs, found by what they are made from, not by where:
+a speed-up that changes no page, no catalog and no error."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from rulesdoc.catalog import po_writer
+from rulesdoc.errors import RulesdocError
+from rulesdoc.i18n import extraction
+from rulesdoc.io import cache as user_cache
 from rulesdoc.pages import compiled
 from rulesdoc.pages.environment import make_environment
 from rulesdoc.pages.template_errors import template_error
@@ -56,7 +61,7 @@ def test_a_second_run_loads_the_code_and_a_changed_template_is_compiled(
 ) -> None:
     folder = templates(tmp_path / "templates")
     make_environment(folder).get_template("page.md.j2")
-    assert compiles == ["page.md.j2"] and len(list(cache.glob("*.jinja"))) == 1
+    assert compiles == ["page.md.j2"] and len(list(cache.glob("*.entry"))) == 1
     make_environment(folder).get_template("page.md.j2")
     assert compiles == ["page.md.j2"], "the second run compiled again"
     (folder / "page.md.j2").write_text(PAGE.replace("Hello", "Hi"), "utf-8")
@@ -69,7 +74,7 @@ def test_another_copy_of_the_templates_is_named_in_its_code_and_its_errors(tmp_p
     first, second = templates(tmp_path / "a" / "templates"), templates(tmp_path / "b" / "templates")
     make_environment(first).get_template("page.md.j2")
     loaded = make_environment(second).get_template("page.md.j2")
-    assert len(list(cache.glob("*.jinja"))) == 1, "the two copies should share one entry"
+    assert len(list(cache.glob("*.entry"))) == 1, "the two copies should share one entry"
     assert code_files(loaded.root_render_func.__code__) == {str(second / "page.md.j2")}
     with pytest.raises(jinja2.UndefinedError) as raised:
         loaded.render(_=str)
@@ -89,7 +94,7 @@ def test_an_environment_that_makes_other_code_has_its_own_entry(
     assert compiles == ["page.md.j2"] * 2
     assert trimmed == "  0  1  2Hello x\n"  # the newline after each block tag dropped
     assert untrimmed == "\n  0\n  1\n  2\nHello x\n"
-    assert len(list(cache.glob("*.jinja"))) == 2
+    assert len(list(cache.glob("*.entry"))) == 2
 
 
 def test_a_damaged_entry_is_compiled_again_with_the_same_page(
@@ -98,7 +103,7 @@ def test_a_damaged_entry_is_compiled_again_with_the_same_page(
     folder = templates(tmp_path / "templates")
     page = make_environment(folder).get_template("page.md.j2").render(_=str, missing={"name": "x"})
     for damage in (b"", b"\x00" * 40, b"not a Jinja entry at all"):
-        (entry,) = cache.glob("*.jinja")
+        (entry,) = cache.glob("*.entry")
         entry.write_bytes(damage)
         again = make_environment(folder).get_template("page.md.j2").render(_=str, missing={"name": "x"})
         assert again == page
@@ -117,7 +122,7 @@ def test_the_user_can_turn_it_off_and_a_folder_others_can_write_is_not_used(
     assert compiled.code_cache() is None and compiled.code_cache() is None
     said = [r.getMessage() for r in caplog.records if r.name == "rulesdoc"]
     assert said == [
-        f"template cache {cache} not used (not a folder of this user's alone): compiling instead; "
+        f"cache {cache} not used (not a folder of this user's alone): working without it; "
         "RULESDOC_CACHE_DIR names another folder, RULESDOC_NO_CACHE=1 turns it off"
     ], "said once, as a warning"
     assert caplog.records[0].levelname == "WARNING"
@@ -132,13 +137,13 @@ def test_the_user_can_turn_it_off_and_a_folder_others_can_write_is_not_used(
 def test_only_the_most_recently_used_entries_are_kept(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(compiled, "KEPT", 3)
+    monkeypatch.setattr(user_cache, "KEPT", 3)
     folder = templates(tmp_path / "templates")
     env = make_environment(folder)
     for n in range(5):
         (folder / f"t{n}.j2").write_text(f"{n}", "utf-8")
         env.get_template(f"t{n}.j2")
-    assert len(list(cache.glob("*.jinja"))) == 3
+    assert len(list(cache.glob("*.entry"))) == 3
     assert not list(cache.glob(".*.tmp")), "a temporary file was left behind"
 
 
@@ -161,6 +166,54 @@ def test_a_set_of_templates_is_kept_while_none_of_its_members_changes(tmp_path: 
     assert kept.load_set(env, ["page.md.j2"]) is None, "a member changed: compiled again"
     (folder / "part.html").write_text("part", "utf-8")
     assert kept.load_set(env, ["page.md.j2"]) == code
-    (entry,) = cache.glob("*.jinja")
+    (entry,) = cache.glob("*.entry")
     entry.write_bytes(entry.read_bytes()[:-3])
     assert kept.load_set(env, ["page.md.j2"]) is None, "a damaged entry"
+
+
+@pytest.fixture
+def extractions(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each template Jinja's extractor parses."""
+    import jinja2.ext
+
+    parsed: list[object] = []
+    original = jinja2.ext.babel_extract
+
+    def counted(fileobj: object, *args: object, **kw: object) -> object:
+        parsed.append(fileobj)
+        return original(fileobj, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.ext, "babel_extract", counted)
+    return parsed
+
+
+def test_an_extraction_kept_gives_the_same_catalog_and_a_changed_template_is_parsed(
+    project_copy: Path, cache: Path, extractions: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    first = po_writer.to_bytes(extraction.extract(project_copy))
+    parsed = len(extractions)
+    assert parsed == len(list((project_copy / "templates").glob("*.j2")))
+    assert po_writer.to_bytes(extraction.extract(project_copy)) == first
+    assert len(extractions) == parsed, "the second extraction parsed the templates again"
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "1")
+    assert po_writer.to_bytes(extraction.extract(project_copy)) == first, "the cache changed the catalog"
+    monkeypatch.delenv("RULESDOC_NO_CACHE")
+    page = project_copy / "templates" / "index.md.j2"
+    page.write_text(page.read_text("utf-8") + "\n{{ _('A message added') }}\n", "utf-8")
+    parsed = len(extractions)
+    assert b'msgid "A message added"' in po_writer.to_bytes(extraction.extract(project_copy))
+    assert len(extractions) == parsed + 1, "only the changed template is parsed"
+    for entry in (cache.parent / extraction.EXTRACTED).glob("*.entry"):
+        entry.write_bytes(b"damaged")
+    damaged = po_writer.to_bytes(extraction.extract(project_copy))
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "1")
+    assert damaged == po_writer.to_bytes(extraction.extract(project_copy)), "a damaged entry was used"
+
+
+def test_a_template_that_does_not_parse_is_refused_every_time(project_copy: Path, cache: Path) -> None:
+    page = project_copy / "templates" / "index.md.j2"
+    page.write_text(page.read_text("utf-8") + "\n{% if %}\n", "utf-8")
+    for _ in range(2):
+        with pytest.raises(RulesdocError, match="template syntax error"):
+            extraction.extract(project_copy)
