@@ -93,7 +93,7 @@ test: $(TEST_STAMP) browser-deps
 # container images do: compiling every module again costs each worker ~4 s of each run.
 FAST_WORKERS ?= auto
 test-fast: $(TEST_STAMP)
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "not slow and not browser" -n $(FAST_WORKERS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -m "not slow and not browser" -n $(FAST_WORKERS) --hypothesis-profile=fast
 
 # The bundle apps test against, and the schema rules.yaml names for editors: build/export/.
 export: $(STAMP)

@@ -9,10 +9,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from support import ROOT, copy_project
 from support.env import QUIET_ENGINE
 
 from rulesdoc.io.project import Project
+
+# The property tests' examples: Hypothesis's 100 by default (tests ask for a multiple of
+# settings.default.max_examples), a quarter in `make test-fast` (--hypothesis-profile=fast): the
+# fast loop samples what `make test` searches in full.
+settings.register_profile("full", max_examples=100)
+settings.register_profile("fast", max_examples=25)
+settings.load_profile("full")
 
 # Material's end-of-life notice off for every MkDocs run of the tests, here and in children (support/env.py).
 os.environ.update(QUIET_ENGINE)

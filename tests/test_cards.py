@@ -134,7 +134,7 @@ def test_suit_colours_and_symbols() -> None:
     assert [suit.symbol for suit in Suit] == ["♣", "♦", "♥", "♠"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=2 * settings.default.max_examples, deadline=None)  # 200 in `make test`
 @given(card=st.sampled_from(ALL_CARDS), data=st.data())
 def test_any_casing_parses_to_the_same_card(card: Card, data: st.DataObject) -> None:
     flips = data.draw(st.lists(st.booleans(), min_size=len(card.code), max_size=len(card.code)))

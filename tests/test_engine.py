@@ -879,7 +879,7 @@ def picks(draw: st.DrawFn, items: list[Card], count: int) -> list[Card]:
     return [items.pop(draw(st.integers(0, len(items) - 1))) for _ in range(count)]
 
 
-PROPERTY = settings(max_examples=200, deadline=None)
+PROPERTY = settings(max_examples=2 * settings.default.max_examples, deadline=None)  # 200 in `make test`
 
 
 @PROPERTY
@@ -988,7 +988,7 @@ def test_property_opened_losers_pay_their_hand_value(deal: tuple[Round, list[Car
             assert player.score == player.hand_value == ref_hand_value(RULES, h)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)  # the profile's examples: 100 in `make test`
 @given(data=st.data())
 def test_property_game_totals_and_end(data: st.DataObject) -> None:
     n = data.draw(st.integers(2, 4))
