@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import pytest
 from support import ROOT
 
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response, Route

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
 from .conftest import Problems, open_context, site_languages
 

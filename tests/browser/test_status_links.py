@@ -18,7 +18,7 @@ from support import copy_project
 from support.newlang import build_site
 
 from rulesdoc.i18n.translate import catalog_path
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 from rulesdoc.spec.rules import load_rules
 
 from .conftest import Problems, open_context

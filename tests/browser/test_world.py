@@ -20,7 +20,7 @@ from support import copy_project
 from support.newlang import build_site, fill
 
 from rulesdoc.i18n import catalogs
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
 from . import axe_gate
 from .conftest import Problems, open_context, site_languages
