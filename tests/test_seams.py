@@ -25,7 +25,7 @@ from rulesdoc.i18n import jinja_internals, theme
 from rulesdoc.io import yamlload
 from rulesdoc.localedata import material_partials
 from rulesdoc.seam import Assumption, SeamChanged
-from rulesdoc.site import mkdocs_internals
+from rulesdoc.site import mkdocs_internals, mkdocs_probe
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAMS: tuple[ModuleType, ...] = (
@@ -34,6 +34,7 @@ SEAMS: tuple[ModuleType, ...] = (
     yamlload,
     material_partials,
     mkdocs_internals,
+    mkdocs_probe,  # the MkDocs seam's checks that watch a build
 )
 
 
