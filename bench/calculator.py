@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import EPOCH, MKDOCS, PY, REPO, SITE_FILES, child_env, copy_project, run, seconds  # noqa: E402
-from rulesdoc.site.screenshots import serving  # the screenshots' local server: same site, same way  # noqa: E402
+from rulesdoc.site.local_server import serving  # the screenshots' local server: same site, same way  # noqa: E402
 
 FRAME_MS = 1000 / 60
 GOAL_RATIO = 1.05

@@ -113,9 +113,11 @@ def test_a_warning_of_properdocs_core_is_counted_by_our_strict_check(python: Pat
 
 
 def test_every_mkdocs_seam_check_holds_under_properdocs(python: Path) -> None:
-    """The seam's assumptions (generator/site/mkdocs_internals.py) hold of ProperDocs as of MkDocs."""
+    """The seam's assumptions (generator/site/mkdocs_internals.py, and its probe builds in
+    generator/site/mkdocs_probe.py) hold of ProperDocs as of MkDocs."""
     probe = (
-        "from rulesdoc.site.mkdocs_internals import ASSUMPTIONS\n"
+        "from rulesdoc.site import mkdocs_internals, mkdocs_probe\n"
+        "ASSUMPTIONS = mkdocs_internals.ASSUMPTIONS + mkdocs_probe.ASSUMPTIONS\n"
         "for assumption in ASSUMPTIONS:\n"
         "    try:\n"
         "        assumption.check()\n"

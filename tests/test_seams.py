@@ -22,18 +22,19 @@ from babel.messages.pofile import PoFileParser
 from rulesdoc.catalog import babel_internals
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n import jinja_internals, theme
-from rulesdoc.io import yamlload
+from rulesdoc.io import yaml_seam
 from rulesdoc.localedata import material_partials
 from rulesdoc.seam import Assumption, SeamChanged
-from rulesdoc.site import mkdocs_internals
+from rulesdoc.site import mkdocs_internals, mkdocs_probe
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAMS: tuple[ModuleType, ...] = (
     babel_internals,
     jinja_internals,
-    yamlload,
+    yaml_seam,  # the checks of generator/io/yamlload.py's uses
     material_partials,
     mkdocs_internals,
+    mkdocs_probe,  # the MkDocs seam's checks that watch a build
 )
 
 
@@ -196,13 +197,17 @@ _ONLY_IN_SEAM = {
 }  # fmt: skip
 
 
+# A seam's checks kept in a module beside it probe the same private names: allowed there too.
+_CHECKS_BESIDE = {"generator/io/yaml_seam.py": "generator/io/yamlload.py"}
+
+
 def test_each_private_name_is_used_in_its_seam_only() -> None:
     found = []
     for path in sorted((ROOT / "generator").rglob("*.py")):
         shown = path.relative_to(ROOT).as_posix()
         text = path.read_text("utf-8")
         for seam, patterns in _ONLY_IN_SEAM.items():
-            if shown == seam:
+            if seam in (shown, _CHECKS_BESIDE.get(shown)):
                 continue
             found += [
                 f"{shown}: {pattern} (belongs in {seam})" for pattern in patterns if re.search(pattern, text)

@@ -16,8 +16,9 @@ from support.newlang import build_site, fill
 
 from rulesdoc import lint
 from rulesdoc.i18n import catalogs, theme
+from rulesdoc.i18n.stats import CatalogStats
 from rulesdoc.i18n.theme import THEME_CONTEXT
-from rulesdoc.i18n.translate import CatalogStats, catalog_path
+from rulesdoc.i18n.translate import catalog_path
 from rulesdoc.i18n.verdicts import THEME_ORIGIN
 from rulesdoc.io.project import Project
 from rulesdoc.lint.model import Finding

@@ -13,7 +13,7 @@ which on a large or deeply nested input is the unbounded part.
 
 This is the PyYAML seam: the one module that uses PyYAML's internals (the rest of rulesdoc
 uses its public errors, events and node classes). Each one, why no public API does it, and
-what breaks if it changes (:data:`ASSUMPTIONS` checks each; tests/test_seams.py runs them):
+what breaks if it changes (:mod:`rulesdoc.io.yaml_seam` checks each; tests/test_seams.py runs them):
 
 - ``yaml._yaml.CParser`` (private module): LibYAML's parser alone. The public
   ``yaml.CSafeLoader`` composes with PyYAML's composer too, but its class cannot take our
@@ -40,9 +40,7 @@ what breaks if it changes (:data:`ASSUMPTIONS` checks each; tests/test_seams.py 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.util import find_spec
 from typing import Any
 
 import yaml
@@ -54,7 +52,6 @@ from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
 
 from rulesdoc.errors import Location, RulesdocError, short
-from rulesdoc.seam import Assumption, SeamChanged, holds, installed
 
 MAX_DEPTH = 32  # nesting levels: a rules file needs 6; a hostile one would exhaust the stack
 
@@ -237,7 +234,8 @@ _PYYAML_WORDS = {
 _NO_CONTEXT = {"found a tab character that violates indentation", "exceeded maximum nesting depth"}
 
 
-def _problem(error: yaml.MarkedYAMLError, text: str) -> str:
+def yaml_problem(error: yaml.MarkedYAMLError, text: str) -> str:
+    """What is wrong, in PyYAML's words whichever parser found it (the one line's middle part)."""
     problem = error.problem or error.context or "invalid YAML"
     problem = _PYYAML_WORDS.get(problem, problem).removeprefix("did not find ")
     mark = error.problem_mark
@@ -253,7 +251,7 @@ def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocErro
     if isinstance(error, yaml.MarkedYAMLError):
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
-        problem = _problem(error, text)
+        problem = yaml_problem(error, text)
         column = f" (column {mark.column + 1})" if mark else ""
         opened = error.context_mark
         if (
@@ -274,136 +272,3 @@ def yaml_error(error: yaml.YAMLError, text: str, source: Source) -> RulesdocErro
             Location(source.path, line),
         )
     return RulesdocError(f"YAML syntax error: {' '.join(str(error).split())}", Location(source.path))
-
-
-# ---------------------------------------------------------------- assumptions (tests/test_seams.py)
-# Each check raises SeamChanged naming what changed when its assumption no longer holds (generator/seam.py);
-# its docstring says what is assumed.
-
-LIBRARY = "pyyaml"
-
-
-def _libyaml_parser() -> None:
-    """Where PyYAML has its LibYAML extension (yaml._yaml), it holds CParser, and FastLoader
-    composes the same nodes as PyYAML's own parser."""
-    if not LIBYAML:  # built without LibYAML: PyYAML's parser is used, as intended
-        holds(not find_spec("yaml._yaml"), "yaml._yaml has no CParser any more")
-        return
-    text = "a: [1, {b: c}]\nd: &x e\nf: *x\n"
-    fast, plain = FastLoader(text).get_single_node(), BoundedLoader(text).get_single_node()
-    if _shape(fast) != _shape(plain):
-        raise SeamChanged(f"LibYAML's CParser composes {_shape(fast)}, PyYAML's parser {_shape(plain)}")
-
-
-def _shape(node: Node | None) -> object:
-    """A node as plain data (tag, value, line) to compare two parsers' nodes."""
-    if node is None:
-        return None
-    if isinstance(node, ScalarNode):
-        return (node.tag, node.value, node.start_mark.line)
-    if isinstance(node, MappingNode):
-        return (node.tag, [(_shape(k), _shape(v)) for k, v in node.value])
-    return (node.tag, [_shape(item) for item in node.value])
-
-
-def _problem_of(make: Callable[[str], Any], text: str) -> str | None:
-    """What a loader class finds wrong with a text, in the words :func:`yaml_error` shows."""
-    try:
-        make(text).get_single_node()
-    except yaml.MarkedYAMLError as error:
-        return _problem(error, text)
-    return None
-
-
-def _depth_bound() -> None:
-    """The composer calls compose_node(parent, index) for every node, so DepthBound refuses
-    deep nesting, with LibYAML's parser and with PyYAML's."""
-    text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
-    for make in (FastLoader, BoundedLoader) if LIBYAML else (BoundedLoader,):
-        problem = _problem_of(make, text)
-        if problem != f"nested more than {MAX_DEPTH} levels deep":
-            raise SeamChanged(
-                f"{make.__name__} no longer calls compose_node: nesting past {MAX_DEPTH} gives {problem!r}"
-            )
-
-
-def _stream_list(text: str) -> Node:
-    """A document that is a list, read as ``score`` reads its rounds."""
-    reader = EventReader(text)
-    try:
-        reader.next(), reader.next()  # the stream's start, the document's
-        root = reader.start(SequenceNode)
-        while not reader.check(yaml.SequenceEndEvent):
-            root.value.append(reader.compose(root, len(root.value)))
-        reader.finish(root, SequenceNode)
-        reader.end_document(root)
-        return root
-    finally:
-        reader.dispose()
-
-
-def _events_compose_one_at_a_time() -> None:
-    """EventReader composes a list item by item into the nodes compose() gives (the composer's
-    anchors, resolve), and refuses a duplicate anchor and a second document with PyYAML's words."""
-    text = "- &a {x: 1}\n- *a\n- [1, 2]\n"
-    streamed, whole = _shape(_stream_list(text)), _shape(compose(text, Source("probe")))
-    if streamed != whole:
-        raise SeamChanged(f"streamed nodes {streamed} differ from composed {whole}")
-    for bad, words in (("&a [&a [1]]", "found duplicate anchor 'a'"), ("[1]\n--- [2]", "but found another")):
-        try:
-            _stream_list(bad)
-            raise SeamChanged(f"{bad!r} is no longer refused")
-        except yaml.YAMLError as error:
-            if words not in str(error):
-                raise SeamChanged(f"{bad!r} fails with {str(error)!r}, not {words!r}") from None
-
-
-def _non_printable() -> None:
-    """Reader.NON_PRINTABLE finds the characters PyYAML refuses, and Reader(text) raises the
-    ReaderError with their position."""
-    text = "a: b\x00c\n"
-    if not Reader.NON_PRINTABLE.search(text):
-        raise SeamChanged("Reader.NON_PRINTABLE no longer finds a NUL")
-    try:
-        loader(text)
-    except ReaderError as error:
-        holds(error.position == 4, f"ReaderError's position is {error.position!r}, not 4")
-        return
-    raise SeamChanged("Reader(text) no longer raises a ReaderError for a NUL")
-
-
-def _scalar_constructors() -> None:
-    """SafeConstructor.yaml_constructors maps each plain tag to a function of (constructor, node)."""
-    cases = {"int": ("12", 12), "bool": ("yes", True), "null": ("~", None), "float": ("1.5", 1.5)}
-    for name, (value, expected) in cases.items():
-        found = scalar_value(ScalarNode(f"tag:yaml.org,2002:{name}", value))
-        if found != expected or type(found) is not type(expected):
-            raise SeamChanged(
-                f"the safe constructor gives {found!r} for !!{name} {value!r}, not {expected!r}"
-            )
-
-
-def _libyaml_words() -> None:
-    """LibYAML's problem texts translated here (_PYYAML_WORDS) are the ones it gives, so an
-    error reads the same with either parser."""
-    for text in ("a: b: c\n", "a:\n\tb: 1\n") if LIBYAML else ():
-        worded = [_problem_of(FastLoader, text), _problem_of(BoundedLoader, text)]
-        if worded[0] is None or worded[0] != worded[1]:
-            raise SeamChanged(f"LibYAML and PyYAML word the error in {text!r} differently: {worded}")
-
-
-ASSUMPTIONS: tuple[Assumption, ...] = tuple(
-    Assumption.of(check)
-    for check in (
-        _libyaml_parser,
-        _depth_bound,
-        _events_compose_one_at_a_time,
-        _non_printable,
-        _scalar_constructors,
-        _libyaml_words,
-    )
-)
-
-
-def versions() -> str:
-    return installed(LIBRARY)

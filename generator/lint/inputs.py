@@ -15,7 +15,8 @@ from rulesdoc.catalog.po import Key, forms, ids, key_of
 from rulesdoc.errors import Location, RulesdocError, display_path, short
 from rulesdoc.i18n import extraction
 from rulesdoc.i18n.policy import Policy
-from rulesdoc.i18n.translate import SOURCE, CatalogStats, Language
+from rulesdoc.i18n.stats import CatalogStats
+from rulesdoc.i18n.translate import SOURCE, Language
 from rulesdoc.i18n.verdicts import Verdict
 from rulesdoc.io import files, yamlload
 from rulesdoc.lint.model import Finding, Severity

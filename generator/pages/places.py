@@ -34,7 +34,8 @@ from typing import Any
 
 from rulesdoc.catalog.po import Key
 from rulesdoc.i18n.markup import slugify
-from rulesdoc.i18n.translate import CatalogStats, Language, Translator, Waiting
+from rulesdoc.i18n.stats import CatalogStats, Waiting
+from rulesdoc.i18n.translate import Language, Translator
 from rulesdoc.i18n.verdicts import Verdict
 
 MARK = "data-rd-msg"

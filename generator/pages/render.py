@@ -24,14 +24,13 @@ from rulesdoc.engine.model import Rules
 from rulesdoc.errors import Location, RulesdocError, display_path
 from rulesdoc.i18n.markup import attribute
 from rulesdoc.i18n.policy import Policy, read_policy
+from rulesdoc.i18n.stats import CatalogStats, count
 from rulesdoc.i18n.theme import THEME_CONTEXT
 from rulesdoc.i18n.translate import (
     FALLBACK_OPEN,
-    CatalogStats,
     Language,
     Miss,
     Translator,
-    count,
     discover_languages,
     judge_catalog,
 )

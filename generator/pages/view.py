@@ -15,7 +15,8 @@ from rulesdoc.engine import scoring as engine
 from rulesdoc.engine.cards import Card
 from rulesdoc.engine.model import Example, Reason, Rules
 from rulesdoc.i18n.markup import attribute
-from rulesdoc.i18n.translate import CARD_CONTEXT, CatalogStats, Translator, english_card_name, unmarked
+from rulesdoc.i18n.stats import CatalogStats
+from rulesdoc.i18n.translate import CARD_CONTEXT, Translator, english_card_name, unmarked
 from rulesdoc.localedata.cldr import Formatter
 
 

@@ -2,8 +2,9 @@
 
 Each use below is named, with what it does, why no public API does it, and what breaks if it
 changes. :data:`ASSUMPTIONS` states each assumption as a small check that ``tests/test_seams.py``
-runs (fast: what a build does in order is watched in two builds of a one-page project with a
-one-template theme, never read off the engine's source): after an upgrade of mkdocs or
+runs; what a build does in order (items 3, 4 and 6) is watched in two builds of a one-page
+project with a one-template theme, never read off the engine's source, by the checks of
+:mod:`rulesdoc.site.mkdocs_probe`, which the test runs too. After an upgrade of mkdocs or
 mkdocs-material, a failing check names the assumption that no longer holds, before a build
 misbehaves in a way that is hard to trace.
 
@@ -66,7 +67,6 @@ import copy
 import functools
 import inspect
 import io
-import logging
 import os
 import tempfile
 from collections.abc import Callable, Collection
@@ -148,7 +148,8 @@ def _url_filter() -> Any:
 # ---------------------------------------------------------------- 6. a strict build's refusal, foreseen
 
 
-# StrictWarnings (generator/site/strict_warnings.py): its assumption is checked below.
+# StrictWarnings (generator/site/strict_warnings.py): its assumption is checked by a probe build
+# (generator/site/mkdocs_probe.py).
 
 
 # ---------------------------------------------------------------- 7. Material's search, per language
@@ -192,56 +193,6 @@ def versions() -> str:
     return installed(mkdocs_package.name(), "mkdocs-material")
 
 
-def _probe_build(*, warn: bool) -> list[str]:
-    """What a strict build of a one-page project does, in order: ``get_env`` asked of a theme shared
-    by :func:`share_theme`, the theme's files listed (its one static file in ``on_files``), the
-    events ``on_env`` (with that environment) and ``on_post_build``, and ``abort`` when the build
-    refuses. With ``warn``, ``on_post_build`` logs a warning on the engine's logger, as a build
-    whose last page warned: a strict build must abort after the event, not before."""
-    base_plugin: Any = mkdocs_package.module("plugins").BasePlugin
-    abort: type[BaseException] = mkdocs_package.module("exceptions").Abort
-    steps: list[str] = []
-    with tempfile.TemporaryDirectory() as folder:
-        os.makedirs(os.path.join(folder, "docs"))
-        os.makedirs(os.path.join(folder, "theme"))
-        for name, text in (("docs/index.md", "# Probe\n"), ("theme/main.html", "{{ page.content }}"),
-                           ("theme/probe.css", "p {}\n")):  # fmt: skip
-            with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
-                handle.write(text)
-        config = mkdocs_package.module("config").load_config(
-            config_file=io.StringIO("site_name: probe\ntheme: {name: null, custom_dir: theme}\n"),
-            config_file_path=os.path.join(folder, "mkdocs.yml"), strict=True,
-            site_dir=os.path.join(folder, "site"),
-        )  # fmt: skip
-        made = config.theme.get_env()
-
-        def environment(theme: Any) -> Any:
-            steps.append("get_env")
-            return made
-
-        class Probe(base_plugin):  # type: ignore[misc]
-            def on_files(self, files: Any, /, *, config: Any) -> Any:
-                steps.append("files: theme listed" if files.get_file_from_path("probe.css") else "files")
-                return files
-
-            def on_env(self, env: Any, /, *, config: Any, files: Any) -> Any:
-                steps.append("env" if env is made else "env: another environment")
-                return env
-
-            def on_post_build(self, *, config: Any) -> None:
-                steps.append("post_build")
-                if warn:
-                    logging.getLogger(mkdocs_package.name()).warning("rulesdoc seam probe: a warning")
-
-        config["theme"] = share_theme(config.theme, environment)
-        config.plugins["probe"] = Probe()
-        try:
-            mkdocs_package.module("commands.build").build(config)
-        except abort:
-            steps.append("abort")
-    return steps
-
-
 def _check_build() -> None:
     mkdocs_build = mkdocs_package.module("commands.build")
     parameters = inspect.signature(mkdocs_build.build).parameters
@@ -273,21 +224,6 @@ def _check_copy_config() -> None:
 CHECKED_THEME = "material"
 
 
-def _check_theme() -> None:
-    original = mkdocs_package.module("theme").Theme(name=CHECKED_THEME)
-    made = jinja2.Environment()
-    shared = share_theme(original, lambda theme: made)
-    holds(shared.dirs == original.dirs and shared["name"] == CHECKED_THEME, "a copied Theme lost its state")
-    holds(shared.get_env() is made, "a Theme's get_env is no longer answered by its instance")
-    holds(original.get_env() is not made, "copying a Theme changed the original")
-    steps = _probe_build(warn=False)
-    expected = ["get_env", "files: theme listed", "env", "post_build"]
-    holds(
-        steps == expected,
-        f"a build no longer asks get_env, lists the theme, then runs on_files and on_env: {steps}",
-    )
-
-
 def _check_listing() -> None:
     MkDocsConfig = mkdocs_package.module("config.defaults").MkDocsConfig
     Files = mkdocs_package.module("structure.files").Files
@@ -310,14 +246,6 @@ def _check_url_filter() -> None:
     holds(
         env.filters.get("url") is mkdocs_package.module("utils.templates").url_filter,
         "the theme's `url` filter is another function",
-    )
-
-
-def _check_strict() -> None:
-    steps = _probe_build(warn=True)
-    holds(
-        steps[-2:] == ["post_build", "abort"],
-        f"a strict build no longer counts a warning in on_post_build and aborts after it: {steps}",
     )
 
 
@@ -387,18 +315,12 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         _check_copy_config,
     ),
     Assumption(
-        "theme", "a Theme copies whole, its get_env is per instance; build() asks it first", _check_theme
-    ),
-    Assumption(
         "theme_files",
         "MkDocs lists the theme's files through env.list_templates(filter_func=...)",
         _check_listing,
     ),
     Assumption(
         "url_filter", "the theme's `url` filter is mkdocs.utils.templates.url_filter", _check_url_filter
-    ),
-    Assumption(
-        "strict", "a strict build counts the engine's warnings and aborts after on_post_build", _check_strict
     ),
     Assumption(
         "search",

@@ -1,7 +1,8 @@
 """Whether the engine will refuse a strict build: its warnings, counted as it counts them.
 
 The assumption this leans on (the engine counts warnings on its logger and refuses *after*
-``on_post_build``) is item 6 of :mod:`rulesdoc.site.mkdocs_internals`, checked there.
+``on_post_build``) is item 6 of :mod:`rulesdoc.site.mkdocs_internals`, checked by a build in
+:mod:`rulesdoc.site.mkdocs_probe`.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ asserts ``problems.assert_none()`` where it matters; a request off the machine f
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -27,7 +28,7 @@ from urllib.parse import urlsplit
 import pytest
 from support import ROOT
 
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Response, Route
@@ -166,6 +167,20 @@ def open_context(browser: Browser, problems: Problems, **options: Any) -> Browse
     ctx = browser.new_context(**options, service_workers="block")
     ctx.route(OFF_MACHINE, problems.refuse)
     return ctx
+
+
+@contextlib.contextmanager
+def watched_page(browser: Browser, problems: Problems, **options: Any) -> Iterator[Page]:
+    """A tab in a fresh context (:func:`open_context`'s options), watched by ``problems``; the
+    context is closed after, whatever the test did: for a test that needs its own viewport,
+    colour scheme or script setting, where the ``page`` fixture's defaults will not do."""
+    ctx = open_context(browser, problems, **options)
+    try:
+        tab = ctx.new_page()
+        problems.watch(tab)
+        yield tab
+    finally:
+        ctx.close()
 
 
 @pytest.fixture

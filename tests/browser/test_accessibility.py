@@ -15,7 +15,7 @@ import pytest
 from support import PUBLISHED
 
 from . import axe_gate
-from .conftest import Problems, open_context, site_languages
+from .conftest import Problems, site_languages, watched_page
 
 if TYPE_CHECKING:  # playwright is imported by the fixtures, which skip without it
     from playwright.sync_api import Browser, Page
@@ -40,10 +40,7 @@ def test_no_page_of_any_language_has_an_accessibility_violation(
 ) -> None:
     languages = site_languages(built_site)
     assert {language.tag for language in languages} >= set(PUBLISHED), "languages missing from the site"
-    context = open_context(browser, problems, viewport=VIEWPORTS[viewport], color_scheme=scheme)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, viewport=VIEWPORTS[viewport], color_scheme=scheme) as page:
         found: list[str] = []
         checked = 0
         for language in languages:
@@ -56,8 +53,6 @@ def test_no_page_of_any_language_has_an_accessibility_violation(
                 assert "color-contrast" in result.applied, f"{path}: axe {result.version} checked no contrast"
                 found += result.lines(f"{path} ({scheme}, {viewport})")
                 checked += 1
-    finally:
-        context.close()
     assert not found, f"{len(found)} accessibility violation(s) on {checked} pages:\n" + "\n".join(found)
     problems.assert_none()
 
@@ -66,14 +61,10 @@ def test_the_gate_fails_on_the_footer_contrast_it_was_built_for(
     browser: Browser, problems: Problems, site_url: str
 ) -> None:
     """Material's own footer colour (4.47:1 on its black) put back: the gate must report it."""
-    context = open_context(browser, problems, color_scheme="light")
-    try:
-        page = context.new_page()
+    with watched_page(browser, problems, color_scheme="light") as page:
         open_page(page, site_url + "scoring.html", "light")
         page.add_style_tag(content=".md-copyright { color: var(--md-footer-fg-color--lighter); }")
         result = axe_gate.run(page)
-    finally:
-        context.close()
     failing = [
         node["target"]
         for rule in result.violations

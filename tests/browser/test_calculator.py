@@ -21,7 +21,7 @@ from rulesdoc.localedata.cldr import Formatter
 from rulesdoc.spec.rules import load_rules
 
 from . import axe_gate, expected
-from .conftest import Problems, open_context, site_languages
+from .conftest import Problems, site_languages, watched_page
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -276,10 +276,7 @@ def test_in_use_on_a_phone_nothing_scrolls_sideways(
     browser: Browser, problems: Problems, site_url: str
 ) -> None:
     """360 px, Portuguese (long card names), six players, a hand of many cards, a game sheet."""
-    context = open_context(browser, problems, viewport={"width": 360, "height": 800})
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, viewport={"width": 360, "height": 800}) as page:
         scoring_page(page, site_url, "pt")
         page.select_option("#rd-calc-players", "6")
         hands = [
@@ -302,8 +299,6 @@ def test_in_use_on_a_phone_nothing_scrolls_sideways(
         ]
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"the page is {width} px wide at 360 px"
-    finally:
-        context.close()
     problems.assert_none()
 
 
@@ -574,11 +569,8 @@ def test_in_use_no_accessibility_violation_in_any_language(
     """Every language the site offers, the calculator in use: a capped seat's sum and sentence,
     a game of one round, then a round refused: axe finds nothing (WCAG 2.0/2.1 A and AA)."""
     languages = site_languages(built_site)
-    context = open_context(browser, problems, color_scheme=scheme)
     found: list[str] = []
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, color_scheme=scheme) as page:
         for language in languages:
             code = language.root.rstrip("/") or "en"
             scoring_page(page, site_url, code)
@@ -592,8 +584,6 @@ def test_in_use_no_accessibility_violation_in_any_language(
             add_cards(page, 1, ["5C", "5C"])  # a third five of clubs: refused
             assert page.locator("#rd-calc-result .rd-calc-error").count() == 1, code
             found += axe_gate.run(page).lines(f"{code}/scoring.html ({scheme}), a round refused")
-    finally:
-        context.close()
     assert not found, "\n".join(found)
     problems.assert_none()
 
@@ -603,10 +593,7 @@ def test_without_javascript_the_page_is_as_before(
 ) -> None:
     """No script: the calculator's block is empty and takes no room, no control shows, and the
     data block is not read as text; the worked examples and the rest of the page are there."""
-    context = open_context(browser, problems, java_script_enabled=False)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, java_script_enabled=False) as page:
         page.goto(expected.page_url(site_url, "da"), wait_until="load")
         block = page.locator("#rd-calc")
         assert block.count() == 1 and block.evaluate("div => div.childElementCount") == 0
@@ -616,6 +603,4 @@ def test_without_javascript_the_page_is_as_before(
         assert '"rules"' not in text and message("da", "Score your round") not in text
         assert message("da", "Round endings computed by the app") in text  # the examples' caption
         assert message("da", "The end of the game") in text  # the section after the calculator
-    finally:
-        context.close()
     problems.assert_none()

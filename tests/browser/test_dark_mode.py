@@ -13,7 +13,7 @@ from rulesdoc.i18n.theme import EXTRA, THEME_CONTEXT
 from rulesdoc.i18n.translate import Language
 
 from . import expected
-from .conftest import Problems, open_context, site_languages
+from .conftest import Problems, site_languages, watched_page
 
 if TYPE_CHECKING:  # playwright is imported by the fixtures, which skip without it
     from playwright.sync_api import Browser, Page
@@ -86,11 +86,8 @@ def test_the_site_follows_the_system_and_the_toggle_speaks_the_language(
     browser: Browser, problems: Problems, built_site: Path, site_url: str, artifacts: Path, scheme: str
 ) -> None:
     by_tag = {language.tag: language for language in expected.languages().values()}
-    context = open_context(browser, problems, color_scheme=scheme)
     found: list[str] = []
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, color_scheme=scheme) as page:
         for site_language in site_languages(built_site):
             language = by_tag[site_language.tag]
             page.goto(site_url + site_language.root + "scoring.html", wait_until="networkidle")
@@ -127,7 +124,5 @@ def test_the_site_follows_the_system_and_the_toggle_speaks_the_language(
             # The choice is remembered: undo it for the next language.
             page.locator("[data-md-component=palette] label:visible").click()
             page.wait_for_function("s => document.body.dataset.mdColorScheme === s", arg=material_scheme)
-    finally:
-        context.close()
     assert not found, "\n".join(found)
     problems.assert_none()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from . import expected
-from .conftest import Problems, SiteLanguage, open_context, site_languages
+from .conftest import Problems, SiteLanguage, site_languages, watched_page
 
 if TYPE_CHECKING:  # playwright is imported by the fixtures, which skip without it
     from playwright.sync_api import Browser, Page
@@ -175,15 +175,10 @@ def scoring_pages(
     browser: Browser, problems: Problems, built_site: Path, site_url: str, viewport: dict[str, int]
 ) -> Iterator[tuple[SiteLanguage, Page]]:
     """Every language's scoring page in turn, loaded in one tab at the given viewport."""
-    context = open_context(browser, problems, viewport=viewport)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, viewport=viewport) as page:
         for language in site_languages(built_site):
             page.goto(site_url + language.root + "scoring.html", wait_until="networkidle")
             yield language, page
-    finally:
-        context.close()
 
 
 def test_worked_examples_read_as_blocks_on_a_phone(

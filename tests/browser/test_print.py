@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from . import expected
-from .conftest import Problems, open_context, site_languages
+from .conftest import Problems, site_languages, watched_page
 
 if TYPE_CHECKING:  # playwright is imported by the fixtures, which skip without it
     from playwright.sync_api import Browser, Page
@@ -115,16 +115,11 @@ def test_each_language_prints_a_rules_sheet(
     browser: Browser, problems: Problems, built_site: Path, site_url: str, artifacts: Path
 ) -> None:
     # A reader whose system is dark still gets dark text on white paper.
-    context = open_context(browser, problems, color_scheme="dark")
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, color_scheme="dark") as page:
         for language in site_languages(built_site):
             page.goto(site_url + language.root + "scoring.html", wait_until="networkidle")
             sheet = print_sheet(page, language.tag, artifacts)
             check_sheet(language.tag, sheet)
-    finally:
-        context.close()
     problems.assert_none()
 
 

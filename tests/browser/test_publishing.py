@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
-from .conftest import Problems, open_context, site_languages
+from .conftest import Problems, site_languages, watched_page
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -91,10 +91,7 @@ def _unexpected(problems: Problems) -> list[str]:
 def test_a_missing_address_under_a_language_shows_that_languages_404_page(
     browser: Browser, problems: Problems, built_site: Path, pages_url: str
 ) -> None:
-    context = open_context(browser, problems)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems) as page:
         languages = [language for language in site_languages(built_site) if language.root]
         assert languages
         for language in languages:
@@ -105,8 +102,6 @@ def test_a_missing_address_under_a_language_shows_that_languages_404_page(
             origin = pages_url[: -len(f"/{REPO}/")]
             expected = {tag: f"{origin}/{REPO}/{root}404.html" for tag, root in _roots(built_site).items()}
             assert dict(found["switcher"]) == expected, found
-    finally:
-        context.close()
     assert not _unexpected(problems), _unexpected(problems)
 
 
@@ -118,10 +113,7 @@ def _roots(site: Path) -> dict[str, str]:
 def test_the_root_404_page_is_styled_and_switches_language_at_any_depth(
     browser: Browser, problems: Problems, built_site: Path, pages_url: str, missing: str
 ) -> None:
-    context = open_context(browser, problems)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems) as page:
         found = _open(page, pages_url + missing)
         assert found["path"] == f"/{REPO}/{missing}"  # shown where the reader asked
         assert found["styled"], found
@@ -133,8 +125,6 @@ def test_the_root_404_page_is_styled_and_switches_language_at_any_depth(
         page.locator(".md-header .md-select__link[hreflang='da']").click()
         page.wait_for_load_state("networkidle")
         assert page.evaluate("document.documentElement.lang") == "da"
-    finally:
-        context.close()
     assert not _unexpected(problems), _unexpected(problems)
 
 
@@ -143,11 +133,8 @@ def test_the_readers_palette_carries_from_one_language_to_another(
 ) -> None:
     """Chosen dark on the English page, the Danish and Hindi pages open dark, and back: Material
     keeps the choice under the site root, not under each language's folder."""
-    context = open_context(browser, problems, color_scheme="light")
     scheme = "document.body.getAttribute('data-md-color-scheme')"
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, color_scheme="light") as page:
         page.goto(pages_url + "scoring.html", wait_until="networkidle")
         assert page.evaluate(scheme) == "default"
         page.locator("[data-md-component=palette] label:visible").click()
@@ -160,6 +147,4 @@ def test_the_readers_palette_carries_from_one_language_to_another(
         assert page.evaluate(scheme) == "default"
         page.goto(pages_url + "da/missing/page.html", wait_until="networkidle")  # its 404 page too
         assert page.evaluate(scheme) == "default"
-    finally:
-        context.close()
     assert not _unexpected(problems), _unexpected(problems)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pytest
 from support import ROOT
 
-from .conftest import Problems, open_context
+from .conftest import Problems, watched_page
 from .test_calculator import enter_the_capped_danish_round, scoring_page
 
 if TYPE_CHECKING:  # playwright is imported by the fixtures, which skip without it
@@ -48,10 +48,7 @@ def test_readme_image(
     browser: Browser, problems: Problems, site_url: str, artifacts: Path, kind: str
 ) -> None:
     options, media = VIEWS[kind]
-    context = open_context(browser, problems, **options)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, **options) as page:
         page.goto(site_url + "scoring.html", wait_until="networkidle")
         page.emulate_media(media=media)  # type: ignore[arg-type]
         # The worked examples, their heading at the top of the picture (below the header on screen).
@@ -62,8 +59,6 @@ def test_readme_image(
         page.wait_for_timeout(300)  # Material's header reacts to the scroll
         path = artifacts / f"readme-{kind}.png"
         page.screenshot(path=path)
-    finally:
-        context.close()
     size = path.stat().st_size
     assert size <= MAX_BYTES, f"{path.name} is {size} bytes: too big to commit"
     if os.environ.get("RULESDOC_README_IMAGES") == "1":
@@ -119,13 +114,8 @@ def test_readme_calculator_in_danish(
     browser: Browser, problems: Problems, site_url: str, artifacts: Path
 ) -> None:
     """Two players, the second never opened and capped at half the target (the Danish line)."""
-    context = open_context(browser, problems, **CALCULATOR_VIEW)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, **CALCULATOR_VIEW) as page:
         scoring_page(page, site_url, "da")
         enter_the_capped_danish_round(page)
         calculator_picture(page, artifacts, "calculator-da")
-    finally:
-        context.close()
     problems.assert_none()

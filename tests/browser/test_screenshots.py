@@ -24,7 +24,7 @@ from support.newlang import build_site, fill
 from rulesdoc.catalog import po
 from rulesdoc.cli import main as cli
 from rulesdoc.i18n import catalogs
-from rulesdoc.site import screenshots
+from rulesdoc.site import screenshots, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -162,7 +162,7 @@ def test_a_picture_shows_the_translation_right_to_left(
 ) -> None:
     manifest, _ = take(project, "ar", tmp_path / "shots")
     entry = next(entry for entry in manifest if entry["msgid"] == "Counting points")
-    assert entry["file"] == screenshots.file_name(("Counting points", None))  # the same name every run
+    assert entry["file"] == shot.file_name(("Counting points", None))  # the same name every run
     # The picture is of the element whose text is the translation: open the PNG and compare its
     # size with that element's, laid out on the page as the command laid it out.
     page = browser.new_page()
@@ -243,7 +243,7 @@ def test_with_a_built_site_the_themes_strings_are_pictured_in_the_theme(
     # The header's, the search box's, the skip link's (shown on focus), the footer's.
     assert {"Skip to content", "Search", "Select language", "Made with %(name)s"} <= set(theme)
     for entry in theme.values():
-        assert entry["file"] == screenshots.file_name((entry["msgid"], "theme"))
+        assert entry["file"] == shot.file_name((entry["msgid"], "theme"))
         assert (tmp_path / "shots" / entry["file"]).read_bytes().startswith(PNG)
     # What shows only after a reader acts, on the 404 page, or in the notice of a partly English
     # page (no Danish page has one: it is pictured as the build writes it).

@@ -18,13 +18,13 @@ from support import copy_project
 from support.newlang import build_site
 
 from rulesdoc.i18n.translate import catalog_path
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 from rulesdoc.spec.rules import load_rules
 
-from .conftest import Problems, open_context
+from .conftest import Problems, watched_page
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Locator, Page
 
 pytestmark = pytest.mark.browser
 
@@ -42,6 +42,18 @@ SECTION_TEXT = """id => {
     }
     return text;
 }"""
+DANISH_LIST = "da/translation-status.html#dansk-da"
+
+
+def open_the_danish_list(page: Page, url: str, link: Locator, blanked: list[str]) -> Locator:
+    """Follow ``link`` (a notice's, a list's, a table's): the Danish status page opens at its list,
+    which names each blanked message once. The list's items."""
+    link.click()
+    page.wait_for_load_state()
+    assert unquote(page.url) == url + DANISH_LIST
+    danish_list = page.locator("#dansk-da + ul > li")
+    assert danish_list.count() == len(blanked)
+    return danish_list
 
 
 @pytest.fixture(scope="module")
@@ -68,16 +80,10 @@ def test_each_waiting_message_opens_the_danish_section_where_it_shows(
     browser: Browser, problems: Problems, danish_gaps: tuple[str, list[str]]
 ) -> None:
     url, blanked = danish_gaps
-    context = open_context(browser, problems)
-    try:
-        page = context.new_page()
+    with watched_page(browser, problems) as page:
         # The notice's "Help translate them" opens the Danish list of the status page.
         page.goto(url + "da/scoring.html")
-        page.locator(".rd-untranslated-notice a").click()
-        page.wait_for_load_state()
-        assert page.url == url + "da/translation-status.html#dansk-da"
-        danish_list = page.locator("#dansk-da + ul > li")
-        assert danish_list.count() == len(blanked)
+        danish_list = open_the_danish_list(page, url, page.locator(".rd-untranslated-notice a"), blanked)
         items = [
             (
                 danish_list.nth(i).locator(".rd-quoted").first.inner_text(),
@@ -88,7 +94,7 @@ def test_each_waiting_message_opens_the_danish_section_where_it_shows(
         assert sorted(text for text, _ in items) == sorted(blanked)
         for english, href in items:
             assert href is not None and href.startswith("scoring.html#"), (english, href)
-            page.goto(url + "da/translation-status.html#dansk-da")
+            page.goto(url + DANISH_LIST)
             page.locator("#dansk-da + ul > li", has_text=english).locator("a").click()
             page.wait_for_load_state()
             assert unquote(page.url) == url + "da/" + href
@@ -99,8 +105,6 @@ def test_each_waiting_message_opens_the_danish_section_where_it_shows(
             assert english in section, (english, anchor)
             assert page.locator(f"[id='{anchor}']").evaluate("e => e.closest('[lang]').lang") == "da"
         problems.assert_none()
-    finally:
-        context.close()
 
 
 def test_other_languages_status_pages_link_to_the_danish_list_and_list_nothing_danish(
@@ -109,18 +113,11 @@ def test_other_languages_status_pages_link_to_the_danish_list_and_list_nothing_d
     # Issue 32: each status page lists its own language's messages only; the English page's list
     # and every page's table link to the Danish list on the Danish page, in the site's URL scheme.
     url, blanked = danish_gaps
-    context = open_context(browser, problems)
-    try:
-        page = context.new_page()
+    with watched_page(browser, problems) as page:
         for start, links in (("translation-status.html", 2), ("nl/translation-status.html", 1)):
             page.goto(url + start)
             assert page.locator(".md-content .rd-quoted").count() == 0  # no English message quoted: no list
             danish = page.locator(".md-content a[hreflang=da]", has_text="Dansk")
             assert danish.count() == links, start
-            danish.first.click()
-            page.wait_for_load_state()
-            assert unquote(page.url) == url + "da/translation-status.html#dansk-da"
-            assert page.locator("#dansk-da + ul > li").count() == len(blanked)
+            open_the_danish_list(page, url, danish.first, blanked)
         problems.assert_none()
-    finally:
-        context.close()

@@ -17,9 +17,9 @@ from support import copy_project
 from support.newlang import build_site
 
 from rulesdoc.i18n.translate import catalog_path
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
-from .conftest import Problems, open_context
+from .conftest import Problems, watched_page
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -48,9 +48,7 @@ def lagging_site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> 
 def test_english_fallback_is_marked_lang_en_with_one_notice(
     browser: Browser, problems: Problems, lagging_site: str
 ) -> None:
-    context = open_context(browser, problems)
-    try:
-        page = context.new_page()
+    with watched_page(browser, problems) as page:
         page.goto(lagging_site + "hi/scoring.html")
         assert page.evaluate("document.documentElement.lang") == "hi"
         heading = page.locator("h1")
@@ -81,5 +79,3 @@ def test_english_fallback_is_marked_lang_en_with_one_notice(
         assert page.locator(".rd-untranslated-notice").count() == 0
         assert page.locator("[id='हिन्दी-hi']").inner_text().startswith("हिन्दी (hi)")
         problems.assert_none()
-    finally:
-        context.close()

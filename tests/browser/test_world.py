@@ -20,10 +20,10 @@ from support import copy_project
 from support.newlang import build_site, fill
 
 from rulesdoc.i18n import catalogs
-from rulesdoc.site.screenshots import serving
+from rulesdoc.site.local_server import serving
 
 from . import axe_gate
-from .conftest import Problems, open_context, site_languages
+from .conftest import Problems, site_languages, watched_page
 from .test_accessibility import open_page
 from .test_layout import EXAMPLES_JS, NARROW, WIDTHS_JS, _platform_fonts, phone_layout_problems
 from .test_readme_images import CALCULATOR_VIEW, MAX_BYTES, README_IMAGES, calculator_picture
@@ -184,10 +184,7 @@ def test_readme_calculator_in_arabic(
 ) -> None:
     """The README's right-to-left picture: the Danish picture's round (test_readme_images.py), in
     Arabic: the second of two players never opened and is capped at half the target."""
-    context = open_context(browser, problems, **CALCULATOR_VIEW)
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, **CALCULATOR_VIEW) as page:
         page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
         page.select_option("#rd-calc-players", "2")
         page.uncheck("#rd-calc-opened-1")
@@ -202,8 +199,6 @@ def test_readme_calculator_in_arabic(
         )
         assert page.locator("#rd-calc h2").inner_text() == "احسب نقاط جولتك"
         calculator_picture(page, artifacts, "calculator-ar")
-    finally:
-        context.close()
     problems.assert_none()
 
 
@@ -212,10 +207,7 @@ def test_the_calculator_in_use_on_a_phone_right_to_left(
 ) -> None:
     """360 px, Arabic: six players, hands of several cards, a game sheet: nothing scrolls sideways
     (a right-to-left page that overflows does so to the left: scrollX is checked too)."""
-    context = open_context(browser, problems, viewport={"width": NARROW, "height": 800})
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, viewport={"width": NARROW, "height": 800}) as page:
         page.goto(f"{world_url}ar/scoring.html", wait_until="networkidle")
         page.select_option("#rd-calc-players", "6")
         for seat, cards in enumerate([["QD", "10S", "JK"], ["KH", "KS", "QD", "JC", "9H"], ["AH", "AS"]], 1):
@@ -229,8 +221,6 @@ def test_the_calculator_in_use_on_a_phone_right_to_left(
         assert page.locator("#rd-calc-sheet tbody tr").count() == 1
         at = page.evaluate("({width: document.documentElement.scrollWidth, x: scrollX})")
         assert at["width"] <= NARROW and at["x"] == 0, f"the page is {at} at {NARROW} px"
-    finally:
-        context.close()
     problems.assert_none()
 
 
@@ -284,19 +274,14 @@ def test_the_accessibility_gate_holds_for_the_new_scripts(
     """axe-core's WCAG 2.1 AA rules on every page of the right-to-left and CJK languages."""
     languages = [language for language in site_languages(world_site) if language.tag in WORDS]
     assert {language.tag for language in languages} == set(WORDS)
-    context = open_context(browser, problems, color_scheme=scheme)
     found: list[str] = []
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(browser, problems, color_scheme=scheme) as page:
         for language in languages:
             for path in language.pages(world_site):
                 open_page(page, world_url + path, scheme)
                 result = axe_gate.run(page)
                 assert "color-contrast" in result.applied, path
                 found += result.lines(f"{path} ({scheme})")
-    finally:
-        context.close()
     assert not found, "\n".join(found)
     problems.assert_none()
 
@@ -380,13 +365,10 @@ def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
     inwards from its button, at the header's end in either direction), and the worked examples
     read as blocks."""
     language = next(language for language in site_languages(world_site) if language.tag == code)
-    context = open_context(
-        browser, problems, viewport={"width": NARROW, "height": 640}, device_scale_factor=1
-    )
     found: list[str] = []
-    try:
-        page = context.new_page()
-        problems.watch(page)
+    with watched_page(
+        browser, problems, viewport={"width": NARROW, "height": 640}, device_scale_factor=1
+    ) as page:
         for path in language.pages(world_site):
             page.goto(world_url + path, wait_until="networkidle")
             shut = page.evaluate(PHONE_JS)
@@ -410,8 +392,6 @@ def test_no_sideways_scrolling_on_a_phone_right_to_left_or_cjk(
                 page.wait_for_timeout(300)  # Material's header reacts to the scroll
                 shot = artifacts / f"readme-phone-{code}.png"
                 page.screenshot(path=shot)
-    finally:
-        context.close()
     assert not found, "\n".join(found)
     assert shot.stat().st_size <= MAX_BYTES, f"{shot.name} is too big to commit"
     if os.environ.get("RULESDOC_README_IMAGES") == "1":  # the README's pictures (test_readme_images.py)
