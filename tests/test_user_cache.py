@@ -11,9 +11,10 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from support import ROOT
 
-from rulesdoc.catalog import po_writer
-from rulesdoc.errors import RulesdocError
+from rulesdoc.catalog import kept, po, po_writer
+from rulesdoc.errors import RulesdocError, display_path
 from rulesdoc.i18n import extraction
 from rulesdoc.io import cache as user_cache
 from rulesdoc.pages import compiled
@@ -217,3 +218,53 @@ def test_a_template_that_does_not_parse_is_refused_every_time(project_copy: Path
     for _ in range(2):
         with pytest.raises(RulesdocError, match="template syntax error"):
             extraction.extract(project_copy)
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Each catalog the parser reads."""
+    parsed: list[Path] = []
+    original = po.parse
+
+    def counted(data: bytes, path: Path, shown: str | None = None) -> po.LoadedCatalog:
+        parsed.append(path)
+        return original(data, path, shown)
+
+    monkeypatch.setattr(po, "parse", counted)
+    return parsed
+
+
+def test_a_catalog_kept_is_the_catalog_parsed_and_names_its_own_file(
+    tmp_path: Path, cache: Path, parses: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = ROOT / "locales" / "da" / "LC_MESSAGES" / "messages.po"
+    first, second = tmp_path / "a.po", tmp_path / "b.po"
+    for path in (first, second):
+        path.write_bytes(source.read_bytes())
+    parsed = po.load(first)
+    loaded = po.load(second)
+    assert parses == [first], "the copy was parsed again"
+    assert (loaded.path, loaded.shown) == (second, display_path(second))
+    assert po_writer.to_bytes(loaded.catalog, loaded.headers) == po_writer.to_bytes(parsed.catalog, parsed.headers)
+    same = ("forms_written", "header_lines", "plural_error", "lines", "headers", "entry_lines")
+    assert all(getattr(loaded, name) == getattr(parsed, name) for name in same)
+    assert loaded.plural_forms is not None and parsed.plural_forms is not None
+    assert [loaded.plural_forms.select(n) for n in range(30)] == [parsed.plural_forms.select(n) for n in range(30)]
+    (entry,) = (cache.parent / kept.KIND).glob("*.entry")
+    entry.write_bytes(b"\x80\x05damaged")
+    assert po.load(second).catalog.get("Joker") is not None
+    assert parses == [first, second], "a damaged entry is parsed again"
+    monkeypatch.setattr(kept, "_parser", lambda: "another parser's code")
+    po.load(second)
+    assert parses == [first, second, second], "a parse by other code was used"
+    assert all((Path(kept.__file__).parent / name).is_file() for name in kept.PARSER_MODULES)
+    second.write_bytes(source.read_bytes().replace(b'msgid "Joker"', b'msgid "Jokers"'))
+    assert po.load(second).catalog.get("Jokers") is not None, "changed bytes, another entry"
+
+
+def test_a_refused_catalog_is_refused_every_time(tmp_path: Path, cache: Path) -> None:
+    broken = tmp_path / "broken.po"
+    broken.write_text('msgid "a"\nmsgstr "b"\nmsgid "a"\nmsgstr "c"\n', "utf-8")
+    for _ in range(2):
+        with pytest.raises(RulesdocError, match="broken.po:3"):
+            po.load(broken)

@@ -49,6 +49,11 @@ class PluralForms:
     def header(self) -> str:
         return f"nplurals={self.count}; plural={self.expression};"
 
+    def __reduce__(self) -> tuple[Callable[[int, str], PluralForms], tuple[int, str]]:
+        """Pickled as its header (a parsed catalog kept between runs, rulesdoc.catalog.kept):
+        ``select`` is made from the expression again."""
+        return (_parse_checked, (self.count, self.expression))
+
     @functools.cached_property
     def by_form(self) -> dict[int, tuple[int, ...]]:
         """Which sample counts each form is used for: the lint names "n = 0, 1" for form 0."""

@@ -32,7 +32,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import unescape
 
-from rulesdoc.catalog import plurals
+from rulesdoc.catalog import kept, plurals
 from rulesdoc.catalog.babel_internals import Entry, PoParser
 from rulesdoc.errors import CONTROL_CHARACTERS, Location, RulesdocError, display_path, short
 from rulesdoc.io import files
@@ -388,7 +388,7 @@ def parse(data: bytes, path: Path, shown: str | None = None) -> LoadedCatalog:
 def load(path: Path, root: Path | None = None) -> LoadedCatalog:
     """Read and parse a catalog file (a regular file inside ``root``, of bounded size)."""
     data = files.read_bytes(path, files.MAX_CATALOG_BYTES, root, "catalog")
-    return parse(data, path)
+    return kept.parse(data, path, parse)
 
 
 def header_fields(text: str) -> tuple[tuple[str, str], ...]:
