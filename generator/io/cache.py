@@ -1,8 +1,8 @@
 """The user's cache: work kept between runs, found by what it was made from.
 
-Two kinds of work are most of a run and come out the same from the same input, run after
-run: compiling templates (:mod:`rulesdoc.pages.compiled`) and extracting their messages
-(:mod:`rulesdoc.i18n.extraction`). Each keeps its results here, in a folder of its own under
+Three kinds of work are most of a run and come out the same from the same input, run after
+run: compiling templates (:mod:`rulesdoc.pages.compiled`), extracting their messages
+(:mod:`rulesdoc.i18n.extraction`) and parsing catalogs (:mod:`rulesdoc.catalog.kept`). Each keeps its results here, in a folder of its own under
 ``RULESDOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesdoc`` or ``~/.cache/rulesdoc``;
 ``RULESDOC_NO_CACHE=1`` keeps nothing.
 
@@ -24,7 +24,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-KEPT = 200  # entries of one kind: this checkout's templates take 8 compiled, 4 extracted
+KEPT = 200  # entries of one kind: this checkout takes 8 compiled, 4 extracted, 6 catalogs
 MAX_ENTRY_BYTES = 8 * 1024 * 1024  # a template's code, bounded as its source is (1 MiB)
 _SUFFIX = ".entry"
 
