@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.metadata
 import pickle
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,7 +31,7 @@ def _parser() -> str:
     """What decides a parse besides the bytes: the parser's code, Babel's and Python's versions."""
     here = Path(__file__).parent  # read, not imported: po imports this module
     sources = b"".join((here / name).read_bytes() for name in PARSER_MODULES)
-    return cache.digest(sources, importlib.metadata.version("babel"), sys.version)
+    return cache.digest(sources, cache.made_by("babel"))
 
 
 def parse(data: bytes, path: Path, parsed: Callable[[bytes, Path], T]) -> T:

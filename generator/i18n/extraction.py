@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import io
 import marshal
 import os
@@ -102,13 +101,6 @@ def project_info(root: Path) -> ProjectInfo:
 EXTRACTED = "extracted"  # the user's cache's folder for extracted templates (rulesdoc.io.cache)
 
 
-@functools.cache
-def _jinja_version() -> str:
-    import importlib.metadata
-
-    return importlib.metadata.version("jinja2")
-
-
 class _KeptJinjaExtraction:
     """Jinja's extractor (``jinja2.ext.babel_extract``, as Babel calls it) with its results kept
     in the user's cache, by the template's bytes, the options, keywords and comment tags, and
@@ -126,7 +118,8 @@ class _KeptJinjaExtraction:
 
         data = fileobj.read()
         functions, tags = sorted(keywords), list(comment_tags)
-        key = cache.digest(_jinja_version(), repr(functions), repr(tags), repr(sorted(options.items())), data)
+        options_given = repr(sorted(options.items()))
+        key = cache.digest(cache.made_by("jinja2"), repr(functions), repr(tags), options_given, data)
         kept = self.store.read(key)
         if kept is not None:
             with contextlib.suppress(EOFError, ValueError, TypeError):  # damaged: extracted again

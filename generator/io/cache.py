@@ -2,7 +2,8 @@
 
 Three kinds of work are most of a run and come out the same from the same input, run after
 run: compiling templates (:mod:`rulesdoc.pages.compiled`), extracting their messages
-(:mod:`rulesdoc.i18n.extraction`) and parsing catalogs (:mod:`rulesdoc.catalog.kept`). Each keeps its results here, in a folder of its own under
+(:mod:`rulesdoc.i18n.extraction`) and parsing catalogs (:mod:`rulesdoc.catalog.kept`). Each
+keeps its results here, in a folder of its own under
 ``RULESDOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesdoc`` or ``~/.cache/rulesdoc``;
 ``RULESDOC_NO_CACHE=1`` keeps nothing.
 
@@ -17,10 +18,13 @@ and data this process trusts. Each kind keeps its :data:`KEPT` most recently use
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.metadata
 import logging
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -52,6 +56,13 @@ def digest(*parts: str | bytes) -> str:
         made.update(b"%d:" % len(data))
         made.update(data)
     return made.hexdigest()
+
+
+@functools.cache
+def made_by(distribution: str) -> str:
+    """The installed version of a library whose work is kept, and Python's: part of an entry's
+    name, so that another version's work is never used."""
+    return f"{distribution} {importlib.metadata.version(distribution)}; Python {sys.version}"
 
 
 def _unusable(where: Path, why: str) -> None:

@@ -6,7 +6,7 @@ lexer, parser and code generator took about seven tenths, for the same few templ
 A build, ``check`` or a preview now compiles only what changed since the last run.
 
 An entry is found by what the code is made from, never by where the template lies: Jinja's
-version and Python's (in Jinja's header), the environment's settings that change the code (see
+version and Python's, the environment's settings that change the code (see
 :func:`settings`), the template's name and its text. Two copies of one project share their
 entries, so a compiled module's file name (``co_filename``, which tracebacks show) is set to the
 template's own path each time it is loaded: an error never names another copy's file. An entry
@@ -16,11 +16,10 @@ that does not load (damaged, or from another Jinja) is compiled again.
 from __future__ import annotations
 
 import marshal
-import sys
 import types
 
 import jinja2
-from jinja2.bccache import Bucket, bc_magic
+from jinja2.bccache import Bucket
 
 from rulesdoc.io import cache
 
@@ -38,7 +37,6 @@ def settings(env: jinja2.Environment) -> str | None:
         return None
     finalize = env.finalize
     return repr((
-        sys.version_info[:2],
         f"{type(env).__module__}.{type(env).__qualname__}",
         f"{env.code_generator_class.__module__}.{env.code_generator_class.__qualname__}",
         env.block_start_string, env.block_end_string, env.variable_start_string, env.variable_end_string,
@@ -70,7 +68,7 @@ class CodeCache(jinja2.BytecodeCache):
         self, environment: jinja2.Environment, name: str, filename: str | None, source: str
     ) -> Bucket:
         made_of = settings(environment)
-        key = cache.digest(made_of, bc_magic, name, source) if made_of is not None else ""
+        key = cache.digest(cache.made_by("jinja2"), made_of, name, source) if made_of is not None else ""
         bucket = Bucket(environment, key, self.get_source_checksum(source))
         if key:
             self.load_bytecode(bucket)
@@ -94,10 +92,10 @@ class CodeCache(jinja2.BytecodeCache):
         not kept. The code is keyed as Jinja's bytecode caches key it (name and file)."""
         key = self._set_key(environment, roots)
         data = self.store.read(key) if key else None
-        if data is None or not data.startswith(bc_magic):
+        if data is None:
             return None
         try:
-            members, code = marshal.loads(data[len(bc_magic) :])
+            members, code = marshal.loads(data)
             fresh = isinstance(code, dict) and self._fresh(environment, members)
         except (EOFError, ValueError, TypeError):
             return None  # damaged: compiled and written again
@@ -124,11 +122,13 @@ class CodeCache(jinja2.BytecodeCache):
         """Keep ``code``, the compiled templates ``roots`` reach, with each member's file and checksum."""
         key = self._set_key(environment, roots)
         if key:
-            self.store.write(key, bc_magic + marshal.dumps((members, code)))
+            self.store.write(key, marshal.dumps((members, code)))
 
     def _set_key(self, environment: jinja2.Environment, roots: list[str]) -> str:
         made_of = settings(environment)
-        return cache.digest(made_of, bc_magic, "set", repr(roots)) if made_of is not None else ""
+        if made_of is None:
+            return ""
+        return cache.digest(cache.made_by("jinja2"), made_of, "set", repr(roots))
 
     def clear(self) -> None:
         self.store.clear()
