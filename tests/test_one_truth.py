@@ -160,6 +160,7 @@ def test_one_check_parses_each_catalog_once(tmp_path: Path, monkeypatch: pytest.
         return real_parse(data, path, shown)
 
     monkeypatch.setattr(po, "parse", counted)  # every po.load parses through it
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "1")  # parsed, not loaded as an earlier run kept it
     assert cli.main(["--root", str(root), "check"]) == 0
     parsed = {path.relative_to(root.resolve()).as_posix(): n for path, n in parse_count.items()}
     files = {p.relative_to(root).as_posix() for p in (root / "locales").rglob("*.po*")}

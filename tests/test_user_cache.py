@@ -268,3 +268,16 @@ def test_a_refused_catalog_is_refused_every_time(tmp_path: Path, cache: Path) ->
     for _ in range(2):
         with pytest.raises(RulesdocError, match="broken.po:3"):
             po.load(broken)
+
+
+def test_a_set_member_named_but_missing_stays_fresh_until_it_is_made(tmp_path: Path, cache: Path) -> None:
+    folder = templates(tmp_path / "templates", "{% include 'part.html' ignore missing %}")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)))
+    kept = compiled.code_cache()
+    assert kept is not None
+    checksum = kept.get_source_checksum((folder / "page.md.j2").read_text("utf-8"))
+    members = {"page.md.j2": (str(folder / "page.md.j2"), checksum), "part.html": (None, compiled.MISSING)}
+    kept.dump_set(env, ["page.md.j2"], members, {"key": b"code"})
+    assert kept.load_set(env, ["page.md.j2"]) == {"key": b"code"}
+    (folder / "part.html").write_text("made", "utf-8")
+    assert kept.load_set(env, ["page.md.j2"]) is None, "the template made since is compiled with the set"

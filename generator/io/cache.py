@@ -12,12 +12,15 @@ copies of a project share entries and an entry can never be stale: a changed inp
 name. The cache is a speed-up only, with the same output and errors without it: an entry that
 does not load is made again, and a folder that cannot be made, read or written means doing the
 work every time, said once as a warning (on rulesdoc's logger: a strict MkDocs build does not
-count it). The folder must be the user's own, not writable by others: its entries are code
+count it); an entry that does not fit on the disk, the quota or the process's file-size limit
+is not kept, and not said (the run's own output meets the limit, and its one-line error says
+it). The folder must be the user's own, not writable by others: its entries are code
 and data this process trusts. Each kind keeps its :data:`KEPT` most recently used entries.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import importlib.metadata
@@ -32,6 +35,8 @@ KEPT = 200  # entries of one kind: this checkout takes 8 compiled, 4 extracted, 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024  # a template's code, bounded as its source is (1 MiB)
 _SUFFIX = ".entry"
 
+# A disk, quota or file-size limit: not the cache's fault, and not said twice (see Store.write).
+_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 log = logging.getLogger("rulesdoc")
 _warned: set[Path] = set()  # the folders already said to be unusable, once per process
 
@@ -126,8 +131,9 @@ class Store:
             finally:
                 Path(handle.name).unlink(missing_ok=True)
         except OSError as error:
-            _unusable(self.directory, error.strerror or type(error).__name__)
-            return
+            if error.errno not in _NO_ROOM:
+                _unusable(self.directory, error.strerror or type(error).__name__)
+            return  # no room: the run's own output meets the same limit and says so, in one line
         self._prune()
 
     def _prune(self) -> None:

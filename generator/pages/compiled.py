@@ -24,6 +24,7 @@ from jinja2.bccache import Bucket
 from rulesdoc.io import cache
 
 KIND = "templates"
+MISSING = ""  # the checksum of a set's member that was not found (a template named but absent)
 
 
 def settings(env: jinja2.Environment) -> str | None:
@@ -107,6 +108,8 @@ class CodeCache(jinja2.BytecodeCache):
             try:
                 source, found, _ = environment.loader.get_source(environment, name)  # type: ignore[union-attr]
             except jinja2.TemplateNotFound:
+                if checksum == MISSING:
+                    continue  # still missing
                 return False
             if found != filename or self.get_source_checksum(source) != checksum:
                 return False

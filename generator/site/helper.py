@@ -27,7 +27,7 @@ from jinja2.bccache import Bucket
 
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n import extraction
-from rulesdoc.pages.compiled import code_cache
+from rulesdoc.pages.compiled import MISSING, code_cache
 
 if TYPE_CHECKING:  # the site source and `check` use this module without any engine installed
     from mkdocs.theme import Theme
@@ -138,6 +138,7 @@ def _compile_theme() -> dict[str, bytes]:
         try:
             source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
         except jinja2.TemplateNotFound:  # named under a condition (a feature off): compiled on use, if ever
+            members[name] = (None, MISSING)  # kept as missing: a file made later is compiled here
             continue
         tree = env.parse(source, name, filename)
         names.extend(found for found in jinja2.meta.find_referenced_templates(tree) if found)
