@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from support import ROOT, copy_project
-from support.env import QUIET_ENGINE
+from support.env import QUIET_ENGINE, TEST_CACHE
 
 from rulesdoc.io.project import Project
 
@@ -24,6 +24,9 @@ settings.load_profile("full")
 
 # Material's end-of-life notice off for every MkDocs run of the tests, here and in children (support/env.py).
 os.environ.update(QUIET_ENGINE)
+# The tests' own cache of compiled templates, extractions and catalogs (support/env.py); the
+# RULESDOC_NO_CACHE the developer may have set is kept.
+os.environ.update(TEST_CACHE)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -281,3 +281,16 @@ def test_a_set_member_named_but_missing_stays_fresh_until_it_is_made(tmp_path: P
     assert kept.load_set(env, ["page.md.j2"]) == {"key": b"code"}
     (folder / "part.html").write_text("made", "utf-8")
     assert kept.load_set(env, ["page.md.j2"]) is None, "the template made since is compiled with the set"
+
+
+def test_the_cache_is_the_users_own_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("RULESDOC_CACHE_DIR", "RULESDOC_NO_CACHE", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache.root() == tmp_path / "home" / ".cache" / "rulesdoc"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert user_cache.root() == tmp_path / "xdg" / "rulesdoc"
+    monkeypatch.setenv("RULESDOC_CACHE_DIR", str(tmp_path / "chosen"))
+    assert user_cache.root() == tmp_path / "chosen"
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "yes")
+    assert user_cache.root() is None

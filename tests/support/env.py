@@ -4,6 +4,10 @@
 every MkDocs run; the tests run MkDocs hundreds of times, in this process and in children, and
 they alone silence it (tests/conftest.py puts it in ``os.environ`` once). `make site` and
 `make serve` show it to the user.
+
+``TEST_CACHE``: the user's cache (generator/io/cache.py) of the tests and their children, apart
+from the developer's own: the tests make hundreds of entries, and a test run passes the same
+whether the developer's folder is usable or not.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 QUIET_ENGINE = {"NO_MKDOCS_2_WARNING": "1"}
+TEST_CACHE = {"RULESDOC_CACHE_DIR": str(Path(tempfile.gettempdir()) / f"rulesdoc-test-cache-{os.getuid()}")}
 # Any fixed build time: pages and sitemaps carry it, so two builds can be compared byte for byte.
 FIXED_EPOCH = "1700000000"
 # Bytecode of the children goes to a cache outside the repository (the environment may set
