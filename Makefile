@@ -116,7 +116,7 @@ BENCH_RUNS ?= 3
 bench: $(TEST_STAMP)
 	$(PY) bench/bench.py --runs $(BENCH_RUNS)
 	$(PY) bench/engines.py --runs $(BENCH_RUNS)  # the same content by each engine: bench/ENGINES.md
-	$(PY) bench/calculator.py  # 5 interleaved pairs of builds (--runs), 96 cards entered
+	$(PY) bench/calculator.py  # 9 interleaved pairs of builds (--runs) twice, 96 cards entered
 
 clean:
 	rm -rf site build .venv-properdocs .venv-zensical .pytest_cache .mypy_cache .ruff_cache tests/artifacts
