@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,15 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that closes a connection mid-file (it left the page, or the test ended) is no
+    error of the site's: not a traceback on the run's output. Any other failure is shown."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serving(
     folder: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] = QuietHandler, base: str = "/"
@@ -30,7 +40,7 @@ def serving(
     """A folder (the built site) over HTTP on 127.0.0.1 and a free port, for this run only:
     "http://127.0.0.1:<port><base>" (the browser tests serve a site under a project's path too)."""
     handler = functools.partial(handler_class, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
