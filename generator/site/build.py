@@ -1,4 +1,5 @@
-"""The language builds, and what they share within one run (nothing outlives it).
+"""The language builds, and what they share within one run (what is kept for the next run is
+the user's cache's: :mod:`rulesdoc.io.cache`).
 
 Every language is a MkDocs build of its own (its own search index, 404 page and theme
 strings), run in worker processes forked from the main build, one per core. They share:
