@@ -1,10 +1,11 @@
 """What ``mkdocs serve`` keeps between rebuilds, so that saving one catalog rebuilds one language.
 
 A rebuild of the preview reads, renders and builds again only what an edit can have
-changed; everything else is taken from the last rebuild. The memory lives in the
-plugin object of the serving process and nowhere else (what is kept across runs is the user's
-cache's, :mod:`rulesdoc.io.cache`: compiled templates, extractions, parsed catalogs), and every entry is keyed by what it was made from (a file's size, time and inode; the
-text of the rules; the rendered pages), so an entry cannot outlive its inputs.
+changed; everything else is taken from the last rebuild. The memory lives in the plugin
+object of the serving process and nowhere else (what is kept across runs is the user's cache's,
+:mod:`rulesdoc.io.cache`: compiled templates, extractions, parsed catalogs), and every entry is
+keyed by what it was made from (a file's size, time and inode; the text of the rules; the
+rendered pages), so an entry cannot outlive its inputs.
 
 - a catalog is parsed again only when its file changed, its verdicts judged again only
   when it or the templates changed;
