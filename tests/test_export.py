@@ -245,7 +245,11 @@ rule_values = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=settings.default.max_examples // 4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=settings.default.max_examples // 4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(rule_values)
 def test_any_rules_give_vectors_both_scorers_agree_on(values: dict[str, Any]) -> None:
     """Odd values never break the export: a vector no hand can reach is listed as uncovered."""

@@ -12,7 +12,10 @@ def test_a_browser_leaving_mid_file_prints_nothing_and_a_real_failure_is_shown(
 ) -> None:
     server = QuietServer(("127.0.0.1", 0), QuietHandler)
     try:
-        for left in (BrokenPipeError(32, "Broken pipe"), ConnectionResetError(104, "Connection reset by peer")):
+        for left in (
+            BrokenPipeError(32, "Broken pipe"),
+            ConnectionResetError(104, "Connection reset by peer"),
+        ):
             try:
                 raise left
             except OSError:

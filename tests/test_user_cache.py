@@ -38,7 +38,9 @@ def compiles(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str | None]]:
     names: list[str | None] = []
     original = jinja2.Environment.compile
 
-    def counted(self: jinja2.Environment, source: object, name: str | None = None, *args: object, **kw: object) -> object:
+    def counted(
+        self: jinja2.Environment, source: object, name: str | None = None, *args: object, **kw: object
+    ) -> object:
         names.append(name)
         return original(self, source, name, *args, **kw)  # type: ignore[call-overload]
 
@@ -71,7 +73,9 @@ def test_a_second_run_loads_the_code_and_a_changed_template_is_compiled(
     assert template.render(_=str, missing={"name": "x"}).endswith("Hi x\n")
 
 
-def test_another_copy_of_the_templates_is_named_in_its_code_and_its_errors(tmp_path: Path, cache: Path) -> None:
+def test_another_copy_of_the_templates_is_named_in_its_code_and_its_errors(
+    tmp_path: Path, cache: Path
+) -> None:
     first, second = templates(tmp_path / "a" / "templates"), templates(tmp_path / "b" / "templates")
     make_environment(first).get_template("page.md.j2")
     loaded = make_environment(second).get_template("page.md.j2")
@@ -245,11 +249,15 @@ def test_a_catalog_kept_is_the_catalog_parsed_and_names_its_own_file(
     loaded = po.load(second)
     assert parses == [first], "the copy was parsed again"
     assert (loaded.path, loaded.shown) == (second, display_path(second))
-    assert po_writer.to_bytes(loaded.catalog, loaded.headers) == po_writer.to_bytes(parsed.catalog, parsed.headers)
+    assert po_writer.to_bytes(loaded.catalog, loaded.headers) == po_writer.to_bytes(
+        parsed.catalog, parsed.headers
+    )
     same = ("forms_written", "header_lines", "plural_error", "lines", "headers", "entry_lines")
     assert all(getattr(loaded, name) == getattr(parsed, name) for name in same)
     assert loaded.plural_forms is not None and parsed.plural_forms is not None
-    assert [loaded.plural_forms.select(n) for n in range(30)] == [parsed.plural_forms.select(n) for n in range(30)]
+    assert [loaded.plural_forms.select(n) for n in range(30)] == [
+        parsed.plural_forms.select(n) for n in range(30)
+    ]
     (entry,) = (cache.parent / kept.KIND).glob("*.entry")
     entry.write_bytes(b"\x80\x05damaged")
     assert po.load(second).catalog.get("Joker") is not None
