@@ -20,6 +20,7 @@ and data this process trusts. Each kind keeps its :data:`KEPT` most recently use
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import hashlib
@@ -111,12 +112,15 @@ class Store:
         try:
             with entry.open("rb") as handle:
                 data = handle.read(MAX_ENTRY_BYTES + 1)
-            os.utime(entry)  # recently used: kept the longest
         except FileNotFoundError:
             return None  # not kept (or gone with another process's pruning): the work is done again
         except OSError as error:
             _unusable(self.directory, error.strerror or type(error).__name__)
             return None
+        # Recently used: kept the longest. A folder one may read but not write (a cache shared
+        # read-only) is still read; only its pruning order is older.
+        with contextlib.suppress(OSError):
+            os.utime(entry)
         return data if len(data) <= MAX_ENTRY_BYTES else None
 
     def write(self, name: str, data: bytes) -> None:
