@@ -59,6 +59,13 @@ def _relocated(code: types.CodeType, filename: str) -> types.CodeType:
     return code.replace(co_filename=filename, co_consts=inner)
 
 
+def _key(environment: jinja2.Environment, *parts: str) -> str:
+    """An entry's name: Jinja's version, the environment's :func:`settings` and ``parts``; "" (not
+    kept) for an environment whose code :func:`settings` cannot tell."""
+    made_of = settings(environment)
+    return cache.digest(cache.made_by("jinja2"), made_of, *parts) if made_of is not None else ""
+
+
 class CodeCache(jinja2.BytecodeCache):
     """Each template's code, an entry of the user's cache (see the module's docstring)."""
 
@@ -68,8 +75,7 @@ class CodeCache(jinja2.BytecodeCache):
     def get_bucket(
         self, environment: jinja2.Environment, name: str, filename: str | None, source: str
     ) -> Bucket:
-        made_of = settings(environment)
-        key = cache.digest(cache.made_by("jinja2"), made_of, name, source) if made_of is not None else ""
+        key = _key(environment, name, source)
         bucket = Bucket(environment, key, self.get_source_checksum(source))
         if key:
             self.load_bytecode(bucket)
@@ -91,7 +97,7 @@ class CodeCache(jinja2.BytecodeCache):
         """The code of the templates ``roots`` reach, as :meth:`dump_set` kept it, if none of them
         changed since (each is read again: a changed one means compiling the set again); None if
         not kept. The code is keyed as Jinja's bytecode caches key it (name and file)."""
-        key = self._set_key(environment, roots)
+        key = _key(environment, "set", repr(roots))
         data = self.store.read(key) if key else None
         if data is None:
             return None
@@ -123,15 +129,9 @@ class CodeCache(jinja2.BytecodeCache):
         code: dict[str, bytes],
     ) -> None:
         """Keep ``code``, the compiled templates ``roots`` reach, with each member's file and checksum."""
-        key = self._set_key(environment, roots)
+        key = _key(environment, "set", repr(roots))
         if key:
             self.store.write(key, marshal.dumps((members, code)))
-
-    def _set_key(self, environment: jinja2.Environment, roots: list[str]) -> str:
-        made_of = settings(environment)
-        if made_of is None:
-            return ""
-        return cache.digest(cache.made_by("jinja2"), made_of, "set", repr(roots))
 
     def clear(self) -> None:
         self.store.clear()
