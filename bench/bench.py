@@ -63,9 +63,10 @@ BIN = Path(PY).parent
 MKDOCS = str(BIN / "mkdocs")
 RULESDOC = str(BIN / "rulesdoc")
 PYCACHE = Path(tempfile.gettempdir()) / "rulesdoc-bench-pycache"
-# The children's compiled templates (generator/pages/compiled.py): the bench's own, so that the
-# user's cache neither helps nor changes; the warm-up runs fill it, as a user's first build does.
-TEMPLATE_CACHE = Path(tempfile.gettempdir()) / "rulesdoc-bench-templates"
+# The children's cache (generator/io/cache.py: compiled templates, extractions, parsed catalogs):
+# the bench's own, so that the user's neither helps nor changes; the warm-up runs fill it, as a
+# user's first build does.
+USER_CACHE = Path(tempfile.gettempdir()) / "rulesdoc-bench-cache"
 sys.pycache_prefix = str(PYCACHE)  # this process imports generator too: no __pycache__ in the repository
 sys.path.insert(0, str(REPO))
 EPOCH = "1700000000"
@@ -103,7 +104,7 @@ GOALS = {
 def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(PYTHONPYCACHEPREFIX=str(PYCACHE), SOURCE_DATE_EPOCH=EPOCH, NO_MKDOCS_2_WARNING="1")
-    env.update(RULESDOC_CACHE_DIR=str(TEMPLATE_CACHE))
+    env.update(RULESDOC_CACHE_DIR=str(USER_CACHE))
     env.update(extra)
     return env
 
