@@ -75,7 +75,7 @@ def build_cmd(out: Path) -> list[str]:
     return [MKDOCS, "build", "--strict", "--quiet", "-d", str(out)]
 
 
-# RULESDOC_NO_CACHE: compiled templates kept from the run before, or none.
+# RULESDOC_NO_CACHE: the cache (compiled templates, extractions, catalogs) kept from the run before, or none.
 CACHES = {"kept": "0", "none": "1"}
 
 
@@ -90,7 +90,7 @@ def measure_build(tmp: Path, runs: int) -> dict[str, Any]:
         for project in (with_, without):  # warm-up: bytecode, page and template caches
             run(build_cmd(project / "site"), cwd=project, env=env)
         for index in range(runs):
-            say = f"    calculator: build {index + 1}/{runs}, templates kept: {cache}"
+            say = f"    calculator: build {index + 1}/{runs}, cache: {cache}"
             print(say, file=sys.stderr, flush=True)
             order = (("with", with_), ("without", without))
             for name, project in order if index % 2 == 0 else order[::-1]:  # ABBA: no order favoured
@@ -106,7 +106,7 @@ def measure_build(tmp: Path, runs: int) -> dict[str, Any]:
 
 
 def compile_ms(project: Path, times: int = 5) -> float:
-    """The partial compiled from its text (a first build's, with no template kept), best of ``times``."""
+    """The partial compiled from its text (a first build's, with no cache), best of ``times``."""
     from rulesdoc.pages.environment import make_environment
 
     env = make_environment(project / "templates")
@@ -262,8 +262,8 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
         "|---|---|---|---|",
     ]
     if build is not None:
-        for cache, said in (("kept", "templates kept compiled from the run before"),
-                            ("none", "no template kept (a machine's first build)")):  # fmt: skip
+        for cache, said in (("kept", "the cache kept from the run before"),
+                            ("none", "no cache (a machine's first build)")):  # fmt: skip
             with_, without = build[cache]["cpu"]["with"], build[cache]["cpu"]["without"]
             pairs = build[cache]["pairs"]
             ratio = statistics.median(pairs)
@@ -282,10 +282,9 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
             f"| making the calculator's files (in both builds), in-process | "
             f"{build['assets_ms']:.1f} ms |  |  |",
             f"| the calculator's own work in a build, in-process (its partial loaded, its data in "
-            f"{build['languages']} languages) / the build's best CPU, templates kept | "
+            f"{build['languages']} languages) / the build's best CPU, the cache kept | "
             f"{build['render_ms']:.0f} ms / {seconds(best)} = {build['render_ms'] / 1000 / best:.1%} |  |  |",
-            f"| &nbsp;&nbsp;with no template kept, the partial compiled too | "
-            f"{build['compile_ms']:.0f} ms |  |  |",
+            f"| &nbsp;&nbsp;with no cache, the partial compiled too | {build['compile_ms']:.0f} ms |  |  |",
         ]
     if entry is not None:
         ok = entry["cpu_p95"] <= FRAME_MS
@@ -305,7 +304,8 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
         "messages only it had gone from the catalogs; `mkdocs build --strict` of each, CPU time of "
         "the process tree, one after the other in every round (with first, then without first, in "
         "turn), after a warm-up build of each; all "
-        "of it once with the compiled templates kept between runs (the bench's own folder) and once "
+        "of it once with the cache kept between runs (compiled templates, extractions, catalogs; the "
+        "bench's own folder) and once "
         "with none kept. The goal is judged on the median of the pairs' ratios, not on the best "
         "runs as the rest of the bench: the two builds differ by a few percent where one build's "
         "runs spread by 10 to 30 % on this shared machine, and the two builds of a pair run one "
