@@ -111,9 +111,11 @@ compile: $(STAMP)
 # The figures of issue 12's goals, best of BENCH_RUNS; the tables go to stdout and bench/RESULTS.md;
 # then the three engines on the same content (issue 28), into bench/ENGINES.md; then the
 # calculator's cost to the build and its time per card entered (issue 30), added to RESULTS.md
-# (it needs the test tools: Playwright and a Chromium).
+# (it needs the test tools: Playwright and a Chromium; and Valgrind, which counts the builds'
+# instructions: apt-get, where it is missing).
 BENCH_RUNS ?= 3
 bench: $(TEST_STAMP)
+	@command -v valgrind >/dev/null || $$([ "$$(id -u)" = 0 ] || echo sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
 	$(PY) bench/bench.py --runs $(BENCH_RUNS)
 	$(PY) bench/engines.py --runs $(BENCH_RUNS)  # the same content by each engine: bench/ENGINES.md
 	$(PY) bench/calculator.py  # 9 interleaved pairs of builds (--runs) twice, 96 cards entered
