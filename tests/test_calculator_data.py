@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import copy_project
 
 from rulesdoc.i18n.markup import json_for_script
@@ -32,6 +34,40 @@ def test_no_template_leftover_the_page_check_looks_for() -> None:
 
 def test_keys_sorted_for_identical_rebuilds() -> None:
     assert json_for_script({"b": 1, "a": [True, None, "x"]}) == '{"a":[true,null,"x"],"b":1}'
+
+
+def _reference(value: Any) -> str:
+    """The same JSON written one value at a time, each string escaped alone: slow, plainly right."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_reference(str(k))}:{_reference(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_reference(item) for item in value) + "]"
+    if isinstance(value, str):
+        encoded = json.dumps(value, ensure_ascii=False)
+        return re.sub("[<>&%{}\u2028\u2029]", lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+    return json.dumps(value)
+
+
+# Strings drawn from what breaks JSON or a script element, among any text.
+_TRICKY = st.text(alphabet=st.sampled_from('"\\{}<>&%/\u2028\u2029\n\x00é अ') | st.characters(), max_size=12)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TRICKY,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TRICKY, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=2 * settings.default.max_examples)
+@given(_VALUES)
+def test_the_data_block_is_the_reference_writing_of_any_value(value: Any) -> None:
+    text = json_for_script(value)
+    expected = _reference(value)
+    while "}}" in expected:
+        expected = expected.replace("}}", "} }")
+    assert text == expected
+    assert json.loads(text) == value
+    for unsafe in ("<", ">", "&", "{{", "}}", "{%", "%", "\u2028", "\u2029"):
+        assert unsafe not in text
 
 
 def _data(page_text: str) -> dict[str, Any]:
