@@ -12,8 +12,8 @@ bench/RESULTS.md (this script's section replaced, the rest of the file kept).
                 machine's first) and with none (RULESDOC_NO_CACHE=1: a fresh machine's first build,
                 which compiles the partial). Goal <= 1.05x on the instructions each build executes,
                 in one process (RULESDOC_WORKERS=1), counted by Valgrind's Cachegrind: a count, not
-                a clock, the same from one run to the next to about 0.01 %, where the CPU time of
-                one build spreads by 10 to 35 % on a shared machine (the way CodSpeed and
+                a clock, the same from one run to the next to about one in ten million, where the
+                CPU time of one build spreads by 10 to 35 % on a shared machine (the way CodSpeed and
                 iai-callgrind judge in CI). The CPU-time pairs of the usual, forked build are
                 reported beside it.
                 The scripts every build copies (the calculator's modules and the classic script made of them,
@@ -86,8 +86,8 @@ VALGRIND = shutil.which("valgrind")
 # Cachegrind counts the instructions each process executes (no cache simulated: a count alone).
 # A process that execs another program gets a Valgrind of its own (--trace-children), counting
 # from zero; a forked one would start from its parent's count, so the counted build runs in one
-# process (RULESDOC_WORKERS=1: no helper, no language workers), the same work the forked build
-# spreads over its processes.
+# process (RULESDOC_WORKERS=1: no helper, no language workers): the build's own work, without
+# what the forked build's helper and workers add to it.
 CACHEGRIND = (
     "--tool=cachegrind",
     "--cache-sim=no",
@@ -134,7 +134,7 @@ def measure_build(tmp: Path, runs: int, counted: bool) -> dict[str, Any]:
 
 
 def instructions(project: Path, env: dict[str, str], logs: Path) -> int:
-    """The instructions one build executes, every process of it, under Cachegrind (about 50x
+    """The instructions one build executes, every process of it, under Cachegrind (about 30x
     slower than the build). Each process must have reported its count, and none may be a fork of
     another (it would count its parent's work again): either stops the bench."""
     logs.mkdir()
@@ -373,22 +373,21 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
         "messages only it had gone from the catalogs; `mkdocs build --strict` of each; all of it once "
         "with the cache kept between runs (compiled templates, extractions, catalogs; the bench's own "
         "folder) and once with none kept. The goal is judged on the instructions one build of each "
-        "executes in one process (RULESDOC_WORKERS=1: no helper, no language workers, whose forks "
-        "would count their parent's work again; the same work the usual build spreads over its "
-        "processes), counted by "
-        "Valgrind's Cachegrind with a fixed hash seed: two counts of the same build differ by about "
-        "0.01 %, where its CPU time spreads by 10 to 35 % on this shared machine. Instructions are "
-        "not seconds (a cache miss costs more than an add), but both builds run the same kind of "
-        "code, the Python interpreter's, so their ratio is the ratio of their work. Beside it, the "
-        "CPU time of the process tree, one build after the other in every round (with first, then "
-        "without first, in turn), after a warm-up build of each, judged on the median of the pairs' "
-        "ratios where Valgrind is not installed; the spread of one build's runs shows how far one "
-        "such figure moves. (b) the Danish scoring page "
-        "served over http, six players; each entry chooses a card and clicks Add, timed from the "
-        "click to a forced layout of the result (script, style and layout; paint is not counted), "
-        "one entry a frame, the first ten not counted. The goal is judged on the main thread's CPU "
-        "time (Chromium's performance metrics in thread ticks, around each entry): on a shared "
-        "machine the wall time also holds the time other processes took the core.",
+        "executes in one process (RULESDOC_WORKERS=1: no helper, no language workers, whose forks would"
+        " count their parent's work again; the build's own work, without what they add to it), counted "
+        "by Valgrind's Cachegrind with a fixed hash seed: two counts of the same build differ by about "
+        "one in ten million, where its CPU time spreads by 10 to 35 % on this shared machine. "
+        "Instructions are not seconds (a cache miss costs more than an add), but both builds run the "
+        "same kind of code, the Python interpreter's, so their ratio is the ratio of their work. Beside"
+        " it, the CPU time of the process tree, one build after the other in every round (with first, "
+        "then without first, in turn), after a warm-up build of each, judged on the median of the "
+        "pairs' ratios where Valgrind is not installed; the spread of one build's runs shows how far "
+        "one such figure moves. (b) the Danish scoring page served over http, six players; each entry "
+        "chooses a card and clicks Add, timed from the click to a forced layout of the result (script, "
+        "style and layout; paint is not counted), one entry a frame, the first ten not counted. The "
+        "goal is judged on the main thread's CPU time (Chromium's performance metrics in thread ticks, "
+        "around each entry): on a shared machine the wall time also holds the time other processes took"
+        " the core.",
         END,
     ]
     return "\n".join(lines) + "\n"
