@@ -798,6 +798,13 @@ def preview(tmp: Path, projects: Projects, saves: int = 3) -> tuple[list[Row], A
 # ---------------------------------------------------------------- render scaling
 
 
+def example_counts() -> list[int]:
+    """The scale's numbers of worked examples, up to the rules' limit (more would be refused)."""
+    from rulesdoc.spec.fields import MAX_EXAMPLES
+
+    return [MAX_EXAMPLES // 25, MAX_EXAMPLES // 4, MAX_EXAMPLES]
+
+
 def project_with_examples(dest: Path, count: int) -> Path:
     import yaml
 
@@ -851,12 +858,9 @@ def linear(sizes: list[int], times: list[float]) -> tuple[bool, str]:
 def scale(runs: int, tmp: Path, projects: Projects) -> tuple[list[Row], Any]:
     rows: list[Row] = []
     figures: dict[str, Any] = {}
-    from rulesdoc.spec.fields import MAX_EXAMPLES  # the rules' limit: a bench of more is refused
-
-    examples = [MAX_EXAMPLES // 25, MAX_EXAMPLES // 4, MAX_EXAMPLES]
     makers: list[tuple[str, list[int], Callable[[int], Path]]] = [
         ("languages", [6, 24, 48], projects.languages),
-        ("examples", examples, lambda n: project_with_examples(tmp / f"examples-{n}", n)),
+        ("examples", example_counts(), lambda n: project_with_examples(tmp / f"examples-{n}", n)),
     ]
     for label, sizes, make in makers:
         cli, inner = [], []
