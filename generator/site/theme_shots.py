@@ -191,6 +191,16 @@ def _search_queries(language_site: Path) -> list[str]:
 
 
 # Whether the search's line above its results says (or, with false, no longer says) this text.
+# The search's results line, opened: of some size and on top where it lies (as the camera finds
+# a text it pictures), so that no transition is pictured half-way.
+_META_SHOWN = """() => {
+    const meta = document.querySelector(".md-search-result__meta");
+    if (meta === null) return false;
+    const box = meta.getBoundingClientRect();
+    if (box.width < 8 || box.height < 8) return false;
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && (hit === meta || meta.contains(hit));
+}"""
 _META_SAYS = """([text, says]) => {
     const meta = document.querySelector(".md-search-result__meta");
     return meta !== null && (meta.textContent.split(/\\s+/).filter(Boolean).join(" ") === text) === says;
@@ -231,13 +241,15 @@ def _search_acts(page: Any, url: str, name: str, camera: _ThemeCamera, queries: 
     held: list[Any] = []  # the search index, held back while the search says it is loading
     page.route("**/search/search_index.json", lambda route: held.append(route))
     page.goto(url)
-    for _ in range(50):  # the theme asks for it as it starts
+    for _ in range(_WAIT_MS // 100):  # the theme asks for it as it starts (later on a busy machine)
         if held:
             break
         page.wait_for_timeout(100)
     box = page.locator(".md-search__input")
     if box.count():
         box.click()
+        with contextlib.suppress(Error):  # the search opens with a transition: pictured once shown
+            page.wait_for_function(_META_SHOWN, timeout=_WAIT_MS)
         camera.shoot(page, name)
     for route in held:
         route.continue_()

@@ -67,6 +67,10 @@ def _platform_fonts(page: Page, selector: str) -> list[str]:
 # The worked examples as laid out now: per example its row, title and seats; per seat the
 # boxes of its label (one per line it is on), chips, points (the number's own box, not its
 # grid area) and arithmetic. Boxes are [left, top, right, bottom] in CSS pixels.
+EXAMPLES_WRAPPED = """() => {
+    const table = [...document.querySelectorAll("article table")].find(t => t.querySelector(".rd-hand"));
+    return table !== undefined && table.closest(".md-typeset__scrollwrap") !== null;
+}"""
 EXAMPLES_JS = """() => {
     const box = r => [r.left, r.top, r.right, r.bottom];
     const lines = e => [...e.getClientRects()].map(box);
@@ -178,6 +182,7 @@ def scoring_pages(
     with watched_page(browser, problems, viewport=viewport) as page:
         for language in site_languages(built_site):
             page.goto(site_url + language.root + "scoring.html", wait_until="networkidle")
+            page.wait_for_function(EXAMPLES_WRAPPED)  # the theme's script wraps tables as it starts
             yield language, page
 
 
