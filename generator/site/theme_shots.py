@@ -190,7 +190,6 @@ def _search_queries(language_site: Path) -> list[str]:
     return [_NO_MATCH, *several[:3], *one_twice[:3], *one_often[:3], *pairs]
 
 
-# Whether the search's line above its results says (or, with false, no longer says) this text.
 # The search's results line, opened: of some size and on top where it lies (as the camera finds
 # a text it pictures), so that no transition is pictured half-way.
 _META_SHOWN = """() => {
@@ -201,6 +200,8 @@ _META_SHOWN = """() => {
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     return hit !== null && (hit === meta || meta.contains(hit));
 }"""
+
+# Whether the search's line above its results says (or, with false, no longer says) this text.
 _META_SAYS = """([text, says]) => {
     const meta = document.querySelector(".md-search-result__meta");
     return meta !== null && (meta.textContent.split(/\\s+/).filter(Boolean).join(" ") === text) === says;

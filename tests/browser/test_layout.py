@@ -67,10 +67,6 @@ def _platform_fonts(page: Page, selector: str) -> list[str]:
 # The worked examples as laid out now: per example its row, title and seats; per seat the
 # boxes of its label (one per line it is on), chips, points (the number's own box, not its
 # grid area) and arithmetic. Boxes are [left, top, right, bottom] in CSS pixels.
-EXAMPLES_WRAPPED = """() => {
-    const table = [...document.querySelectorAll("article table")].find(t => t.querySelector(".rd-hand"));
-    return table !== undefined && table.closest(".md-typeset__scrollwrap") !== null;
-}"""
 EXAMPLES_JS = """() => {
     const box = r => [r.left, r.top, r.right, r.bottom];
     const lines = e => [...e.getClientRects()].map(box);
@@ -108,6 +104,13 @@ EXAMPLES_JS = """() => {
         .map(e => e.tagName + "." + e.className);
     return {examples, wide, pageWidth: document.documentElement.scrollWidth, innerWidth,
             tableScroll: [wrap.scrollWidth, wrap.clientWidth]};
+}"""
+
+
+# The examples table wrapped for sideways scrolling, as the theme's script does as it starts.
+EXAMPLES_WRAPPED = """() => {
+    const table = [...document.querySelectorAll("article table")].find(t => t.querySelector(".rd-hand"));
+    return table !== undefined && table.closest(".md-typeset__scrollwrap") !== null;
 }"""
 
 
