@@ -746,6 +746,12 @@ def one_line_entry(po: str, msgid: str) -> str:
     return wrapped.sub(unwrap, po)
 
 
+def entry_pattern(msgid: str) -> re.Pattern[str]:
+    """``msgid``'s entry as :func:`one_line_entry` writes it: groups 1 and 3 around the
+    translation, group 2."""
+    return re.compile(r'(msgid "' + re.escape(msgid) + r'"\nmsgstr ")([^"]+)(")')
+
+
 def preview(tmp: Path, projects: Projects, saves: int = 3) -> tuple[list[Row], Any]:
     rows: list[Row] = []
     figures: dict[str, Any] = {}
@@ -755,7 +761,7 @@ def preview(tmp: Path, projects: Projects, saves: int = 3) -> tuple[list[Row], A
     catalog = project / "locales" / "da" / "LC_MESSAGES" / "messages.po"
     msgid = preview_msgid(project)
     original = one_line_entry(catalog.read_text("utf-8"), msgid)
-    entry = re.compile(r'(msgid "' + re.escape(msgid) + r'"\nmsgstr ")([^"]+)(")')
+    entry = entry_pattern(msgid)
     found = entry.search(original)
     if found is None:
         raise SystemExit(f"bench: {catalog} has no one-line translation of {msgid!r}")
