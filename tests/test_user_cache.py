@@ -332,3 +332,31 @@ def test_a_kept_catalog_is_named_by_every_module_its_parse_runs() -> None:
                         f"{path}.py" if (package / f"{path}.py").is_file() else f"{path}/__init__.py"
                     )
     assert found == set(kept.PARSER_MODULES)
+
+
+def test_without_a_helper_the_theme_is_the_set_kept_or_compiled_on_use(
+    cache: Path, compiles: list[str | None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One core (or RULESDOC_WORKERS=1): no helper process, and the theme's code still outlives
+    the run in the user's cache; with the cache off, nothing is compiled ahead of use."""
+    from mkdocs.theme import Theme
+
+    from rulesdoc.site import helper
+
+    theme = Theme(name="mkdocs")
+
+    def environment(env: jinja2.Environment, dirs: list[str]) -> jinja2.Environment:
+        made = jinja2.Environment(loader=env.loader, extensions=list(env.extensions))
+        made.filters.update(env.filters)
+        return made
+
+    helper.without_helper(theme, environment)
+    first = helper.compiled()
+    assert "main.html" in compiles and len(first) == len(compiles) > 3
+    compiles.clear()
+    helper.without_helper(theme, environment)
+    assert helper.compiled() == first and not compiles, "the kept set, nothing compiled"
+    assert helper.compiled() == {}, "given once: the run's environment holds it from then on"
+    monkeypatch.setenv("RULESDOC_NO_CACHE", "1")
+    helper.without_helper(theme, environment)
+    assert helper.compiled() == {} and not compiles

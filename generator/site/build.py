@@ -109,7 +109,8 @@ def configure_main(config: MkDocsConfig, rendering: Rendering, keep: bool = Fals
 
 def start_helper(config: MkDocsConfig, root: Path) -> None:
     """Hand the helper process (:mod:`rulesdoc.site.helper`) the theme to compile and the project to
-    extract, while the main build reads the catalogs. With one core, the main build does both.
+    extract, while the main build reads the catalogs. With one core, the main build does both
+    (the theme's code still kept in the user's cache between runs).
 
     Measured gain: it takes ~0.3 s of CPU (the theme ~255 ms, the extraction ~45 ms) off the
     main build's serial part, which every language waits for: wall time, where a core is idle
@@ -120,6 +121,8 @@ def start_helper(config: MkDocsConfig, root: Path) -> None:
     _insert_overrides(config)
     if workers() > 1:
         helper.start(config.theme, environment, root)
+    else:
+        helper.without_helper(config.theme, environment)
 
 
 def _insert_overrides(config: MkDocsConfig) -> None:

@@ -67,6 +67,7 @@ class _Helper:
 log = logging.getLogger("rulesdoc")
 _helper: _Helper | None = None
 _job: tuple[Theme, Environment] | None = None  # what the forked helper compiles
+_kept_only: tuple[Theme, Environment] | None = None  # with no helper: the theme the cache may keep
 
 
 def start(theme: Theme, make_environment: Environment, root: Path) -> None:
@@ -78,6 +79,15 @@ def start(theme: Theme, make_environment: Environment, root: Path) -> None:
         _helper = _Helper(multiprocessing.get_context("fork").Pool(1), root)  # forks now: it sees _job
     finally:
         _job = None
+
+
+def without_helper(theme: Theme, make_environment: Environment) -> None:
+    """No helper (one core, or ``RULESDOC_WORKERS=1``): :func:`compiled` gives the theme's code
+    the user's cache kept, or compiles the set here to keep it; with no cache, none (each
+    template is compiled on use, as many as the build uses)."""
+    global _kept_only
+    stop()
+    _kept_only = (theme, make_environment)
 
 
 def extracted(root: Path) -> Catalog:
@@ -95,10 +105,14 @@ def extracted(root: Path) -> Catalog:
 
 
 def compiled() -> dict[str, bytes]:
-    """The helper's compiled theme, or none (then the main build compiles what it uses); the
-    helper's work is done."""
+    """The helper's compiled theme, or with no helper the cache's (:func:`without_helper`), or
+    none (then the main build compiles what it uses); the helper's work is done."""
+    global _kept_only
+    if _helper is None:
+        job, _kept_only = _kept_only, None
+        return compile_theme(*job) if job is not None and code_cache() is not None else {}
     try:
-        return _helper.theme.get(timeout=600) if _helper is not None else {}
+        return _helper.theme.get(timeout=600)
     except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
         log.warning(
             "the helper's theme compilation failed (%s: %s); compiling on use", type(error).__name__, error
@@ -109,18 +123,24 @@ def compiled() -> dict[str, bytes]:
 
 
 def stop() -> None:
-    global _helper
+    global _helper, _kept_only
+    _kept_only = None
     if _helper is not None:
         _helper.pool.terminate()
         _helper = None
 
 
 def _compile_theme() -> dict[str, bytes]:
-    """In the helper: every template a page, the 404 page or the sitemap extends, includes or
-    imports by a name written in it, compiled (a name made at render time is compiled on use)."""
+    """In the helper: :func:`compile_theme` of the theme it was given."""
     if _job is None:
         raise RuntimeError("the helper compiles the theme only after it was given one")
-    theme, make_environment = _job
+    return compile_theme(*_job)
+
+
+def compile_theme(theme: Theme, make_environment: Environment) -> dict[str, bytes]:
+    """Every template a page, the 404 page or the sitemap extends, includes or imports by a name
+    written in it, compiled (a name made at render time is compiled on use); the set the user's
+    cache kept from an earlier run, while none of them changed."""
     env = make_environment(type(theme).get_env(theme), theme.dirs)  # the class's: not the shared one
     roots = ["main.html", *theme.static_templates]
     kept = code_cache()
