@@ -58,19 +58,15 @@ def attribute(text: str) -> str:
 # What would end or comment out a <script> element's text or open markup there ("</script>",
 # "<!--"), and what the page check takes for a template's leftover ("%("). None of these is JSON's
 # own syntax, so each found in the encoded text is in a string.
-_SCRIPT_UNSAFE = re.compile("[<>&%\u2028\u2029]")
-# A JSON string token: scanned from the start, every quote outside a string opens one.
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_SCRIPT_UNSAFE = tuple((char, f"\\u{ord(char):04x}") for char in "<>&%\u2028\u2029")
+# A JSON string token (captured: split keeps it): scanned from the start, every quote outside a
+# string opens one.
+_JSON_STRING = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")')
 _BRACE = re.compile("[{}]")  # the page check's "{{", "{%": JSON's own syntax outside strings
 
 
 def _escaped(found: re.Match[str]) -> str:
     return f"\\u{ord(found.group(0)):04x}"
-
-
-def _braces_escaped(found: re.Match[str]) -> str:
-    token = found.group(0)
-    return _BRACE.sub(_escaped, token) if "{" in token or "}" in token else token
 
 
 def json_for_script(data: Any) -> str:
@@ -81,7 +77,11 @@ def json_for_script(data: Any) -> str:
     Keys sorted: byte-identical rebuilds. One pass of the json module's C encoder, then the
     escapes: a calculator's data is thousands of strings in every language."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    text = _JSON_STRING.sub(_braces_escaped, _SCRIPT_UNSAFE.sub(_escaped, text))
+    for char, escape in _SCRIPT_UNSAFE:
+        text = text.replace(char, escape)
+    parts = _JSON_STRING.split(text)  # outside strings and string tokens, in turn
+    text = "".join(_BRACE.sub(_escaped, part) if index % 2 and _BRACE.search(part) else part
+                   for index, part in enumerate(parts))  # fmt: skip
     while "}}" in text:
         text = text.replace("}}", "} }")
     return text

@@ -10,6 +10,7 @@ unbounded work, a positional ``%s`` prints the whole dict, a lone ``%`` crashes.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -96,6 +97,11 @@ def split(text: str) -> list[str]:
 
 def literal_runs(text: str) -> list[str]:
     """What the page prints of a message around its values: ``%%`` as ``%``, placeholders cut out."""
+    return list(_literal_runs(text))
+
+
+@functools.lru_cache(maxsize=65536)  # pure; each check of a run asks again for the same texts
+def _literal_runs(text: str) -> tuple[str, ...]:
     parts = split(text)
     runs: list[str] = []
     current = ""
@@ -108,4 +114,4 @@ def literal_runs(text: str) -> list[str]:
             runs.append(current)
             current = ""
     runs.append(current)
-    return [run for run in (" ".join(r.split()) for r in runs) if run]
+    return tuple(run for run in (" ".join(r.split()) for r in runs) if run)

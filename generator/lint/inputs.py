@@ -41,6 +41,8 @@ class Shared:
     # texts by their first two words, for the foreign-text check: filled on first use
     pair_index: dict[tuple[str, str], list[tuple[str, Key, str, str]]] = field(default_factory=dict)
     empty_folders: tuple[Path, ...] = ()  # language folders under locales/ holding no file
+    # each language's usable messages, filled on first use: every content check reads them
+    usable: dict[str, tuple[Message, ...]] = field(default_factory=dict)
 
     @property
     def template_path(self) -> Path:
@@ -111,11 +113,16 @@ class Subject:
         return self.language.catalog.messages() if self.language.catalog else iter(())
 
     def usable_messages(self) -> Iterator[Message]:
-        """The translations the page uses: what content checks (terminology...) look at."""
-        for message in self.messages():
-            verdict = self.verdicts.get(key_of(message))
-            if verdict is not None and verdict.usable:
-                yield message
+        """The translations the page uses: what content checks (terminology...) look at; sorted out
+        once a run (a dozen checks read them)."""
+        found = self.shared.usable.get(self.code)
+        if found is None:
+            found = self.shared.usable[self.code] = tuple(
+                message
+                for message in self.messages()
+                if (verdict := self.verdicts.get(key_of(message))) is not None and verdict.usable
+            )
+        return iter(found)
 
 
 def gather(

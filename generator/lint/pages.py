@@ -142,8 +142,9 @@ def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
     own_sets = {key: frozenset(forms) for key, forms in own.items()}
     reported: set[Key] = set()
     # Only texts whose first two words are on the page can be on it: look those up by pair.
-    for pair in sorted(_word_pairs(plain)):
-        for other, key, form, segment in index(subject.shared).get(pair, ()):
+    by_pair = index(subject.shared)
+    for pair in sorted(_word_pairs(plain) & by_pair.keys()):
+        for other, key, form, segment in by_pair[pair]:
             if other == subject.code or key in reported or key not in own or form in own_sets[key]:
                 continue
             if any(segment in text for text in _flat(own[key])) or not contains(plain, segment):
