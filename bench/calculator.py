@@ -45,7 +45,19 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import EPOCH, MKDOCS, PY, REPO, SITE_FILES, child_env, copy_project, run, seconds  # noqa: E402
+from bench import (  # noqa: E402  # noqa: E402
+    EPOCH,
+    MKDOCS,
+    PY,
+    REPO,
+    RULESDOC,
+    SITE_FILES,
+    USER_CACHE,
+    child_env,
+    copy_project,
+    run,
+    seconds,
+)
 from rulesdoc.site.local_server import serving  # the screenshots' local server: same site, same way  # noqa: E402
 
 FRAME_MS = 1000 / 60
@@ -80,8 +92,19 @@ def build_cmd(out: Path) -> list[str]:
     return [MKDOCS, "build", "--strict", "--quiet", "-d", str(out)]
 
 
-# RULESDOC_NO_CACHE: the cache (compiled templates, extractions, catalogs) kept from the run before, or none.
-CACHES = {"kept": "0", "none": "1"}
+# RULESDOC_NO_CACHE: the cache (compiled templates, extractions, catalogs) kept from the run before,
+# none, or what `rulesdoc check` left in an empty one (the publishing workflow's order on a fresh
+# runner: check, then build; the theme is compiled by the build).
+CACHES = {"kept": "0", "none": "1", "check": "0"}
+
+
+def before_build(cache: str, project: Path, env: dict[str, str]) -> None:
+    """The cache as the case has it before each build: for "check", emptied, then `rulesdoc check`."""
+    if cache == "check":
+        shutil.rmtree(USER_CACHE, ignore_errors=True)
+        run([RULESDOC, "--root", str(project), "check"], cwd=project, env=env)
+
+
 VALGRIND = shutil.which("valgrind")
 # Cachegrind counts the instructions each process executes (no cache simulated: a count alone).
 # A process that execs another program gets a Valgrind of its own (--trace-children), counting
@@ -107,6 +130,7 @@ def measure_build(tmp: Path, runs: int, counted: bool) -> dict[str, Any]:
         env = child_env(SOURCE_DATE_EPOCH=EPOCH, RULESDOC_NO_CACHE=off)
         cpu: dict[str, list[float]] = {"with": [], "without": []}
         for project in (with_, without):  # warm-up: bytecode, page and template caches
+            before_build(cache, project, env)
             run(build_cmd(project / "site"), cwd=project, env=env)
         for index in range(runs):
             say = f"    calculator: build {index + 1}/{runs}, cache: {cache}"
@@ -114,22 +138,22 @@ def measure_build(tmp: Path, runs: int, counted: bool) -> dict[str, Any]:
             order = (("with", with_), ("without", without))
             for name, project in order if index % 2 == 0 else order[::-1]:  # ABBA: no order favoured
                 shutil.rmtree(project / "site", ignore_errors=True)
+                before_build(cache, project, env)
                 cpu[name].append(run(build_cmd(project / "site"), cwd=project, env=env).timing.cpu)
         pairs = [a / b for a, b in zip(cpu["with"], cpu["without"], strict=True)]
         found[cache] = {"cpu": cpu, "pairs": pairs}
         if VALGRIND and counted:
             env |= COUNTED
-            # One build in the counted mode first, as before the timed ones. (In one process there
-            # is no helper, whose set of the theme's templates the cache keeps: the theme is
-            # compiled in every counted build, both alike, which makes the kept case's ratio
-            # smaller than the forked build's.)
+            # One build in the counted mode first, as before the timed ones (with no helper, the
+            # one process keeps the theme's compiled set in the cache as the helper does).
             for project in (with_, without):
                 shutil.rmtree(project / "site", ignore_errors=True)
+                before_build(cache, project, env)
                 run(build_cmd(project / "site"), cwd=project, env=env)
-            found[cache]["instructions"] = {
-                name: instructions(project, env, tmp / f"counted-{cache}-{name}")
-                for name, project in (("with", with_), ("without", without))
-            }
+            counts = found[cache]["instructions"] = {}
+            for name, project in (("with", with_), ("without", without)):
+                before_build(cache, project, env)
+                counts[name] = instructions(project, env, tmp / f"counted-{cache}-{name}")
     assert "rd-calc-data" in (with_ / "site" / "da" / "scoring.html").read_text("utf-8")
     assert "rd-calc-data" not in (without / "site" / "da" / "scoring.html").read_text("utf-8")
     work, languages = render_work_ms(with_)
@@ -327,6 +351,7 @@ def report(build: dict[str, Any] | None, entry: dict[str, Any] | None, runs: int
     ]
     if build is not None:
         for cache, said in (("kept", "the cache kept from the run before"),
+                            ("check", "after `rulesdoc check` on an empty cache (the publishing workflow)"),
                             ("none", "no cache (a machine's first build)")):  # fmt: skip
             with_, without = build[cache]["cpu"]["with"], build[cache]["cpu"]["without"]
             pairs = build[cache]["pairs"]
