@@ -360,3 +360,19 @@ def test_without_a_helper_the_theme_is_the_set_kept_or_compiled_on_use(
     monkeypatch.setenv("RULESDOC_NO_CACHE", "1")
     helper.without_helper(theme, environment)
     assert helper.compiled() == {} and not compiles
+
+
+def test_without_a_helper_a_theme_that_does_not_compile_is_left_to_the_build(
+    cache: Path, tmp_path: Path
+) -> None:
+    """A broken override is the build's to report, on use, as with the helper: no traceback here."""
+    from mkdocs.theme import Theme
+
+    from rulesdoc.site import helper
+
+    custom = tmp_path / "overrides"
+    custom.mkdir()
+    (custom / "main.html").write_text("{% block content %}{% if %}{% endblock %}", "utf-8")
+    theme = Theme(name="mkdocs", custom_dir=str(custom))
+    helper.without_helper(theme, lambda env, dirs: env)
+    assert helper.compiled() == {}

@@ -110,7 +110,12 @@ def compiled() -> dict[str, bytes]:
     global _kept_only
     if _helper is None:
         job, _kept_only = _kept_only, None
-        return compile_theme(*job) if job is not None and code_cache() is not None else {}
+        if job is None or code_cache() is None:
+            return {}
+        try:
+            return compile_theme(*job)
+        except Exception:  # noqa: BLE001  # a speed-up only: what fails here fails on use, said there
+            return {}
     try:
         return _helper.theme.get(timeout=600)
     except Exception as error:  # noqa: BLE001  # the helper failed: a speed-up only
