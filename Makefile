@@ -115,7 +115,7 @@ compile: $(STAMP)
 # instructions: apt-get, where it is missing).
 BENCH_RUNS ?= 3
 bench: $(TEST_STAMP)
-	@command -v valgrind >/dev/null || $$([ "$$(id -u)" = 0 ] || echo sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
+	@command -v valgrind >/dev/null || bash -c '. scripts/apt.sh && apt_update && apt_install valgrind'
 	$(PY) bench/bench.py --runs $(BENCH_RUNS)
 	$(PY) bench/engines.py --runs $(BENCH_RUNS)  # the same content by each engine: bench/ENGINES.md
 	$(PY) bench/calculator.py  # 9 interleaved pairs of builds (--runs) twice, 96 cards entered

@@ -32,10 +32,8 @@ read -r -a packages <<<"${APT_PACKAGES:?APT_PACKAGES: the apt packages, chromium
 others=()  # every package but the browser
 for p in "${packages[@]}"; do [ "$p" = chromium ] || others+=("$p"); done
 
-SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-apt_install() {
-	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
-}
+# shellcheck source=scripts/apt.sh
+. "$(dirname "$0")/apt.sh"
 
 # Everything already there: nothing to fetch (the usual case on a developer's machine).
 if [ -x /usr/bin/chromium ] && dpkg -s "${others[@]}" >/dev/null 2>&1; then
@@ -43,7 +41,7 @@ if [ -x /usr/bin/chromium ] && dpkg -s "${others[@]}" >/dev/null 2>&1; then
 	exit 0
 fi
 
-$SUDO apt-get update -qq
+apt_update
 
 if real_chromium_deb; then
 	echo "browser-deps: Chromium from apt (${packages[*]})"

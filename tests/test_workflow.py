@@ -236,7 +236,7 @@ def test_shell_scripts_pass_shellcheck(tmp_path: Path) -> None:
     shellcheck = shutil.which("shellcheck")
     if shellcheck is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
-    scripts = [BROWSER_DEPS]
+    scripts = [BROWSER_DEPS, BROWSER_DEPS.parent / "apt.sh"]  # the one sources the other
     for index, step in enumerate(steps(load(SITE))):
         if "run" in step:
             # GitHub runs `bash -e -o pipefail`; an expression is pasted in before the shell sees it.
