@@ -58,15 +58,19 @@ def attribute(text: str) -> str:
 # What would end or comment out a <script> element's text or open markup there ("</script>",
 # "<!--"), and what the page check takes for a template's leftover ("%("). None of these is JSON's
 # own syntax, so each found in the encoded text is in a string.
-_SCRIPT_UNSAFE = tuple((char, f"\\u{ord(char):04x}") for char in "<>&%\u2028\u2029")
+_SCRIPT_UNSAFE = "<>&%\u2028\u2029"
 # A JSON string token (captured: split keeps it): scanned from the start, every quote outside a
 # string opens one.
 _JSON_STRING = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")')
 _BRACE = re.compile("[{}]")  # the page check's "{{", "{%": JSON's own syntax outside strings
 
 
+def _json_escape(char: str) -> str:
+    return f"\\u{ord(char):04x}"
+
+
 def _escaped(found: re.Match[str]) -> str:
-    return f"\\u{ord(found.group(0)):04x}"
+    return _json_escape(found.group(0))
 
 
 def json_for_script(data: Any) -> str:
@@ -77,8 +81,8 @@ def json_for_script(data: Any) -> str:
     Keys sorted: byte-identical rebuilds. One pass of the json module's C encoder, then the
     escapes: a calculator's data is thousands of strings in every language."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    for char, escape in _SCRIPT_UNSAFE:
-        text = text.replace(char, escape)
+    for char in _SCRIPT_UNSAFE:
+        text = text.replace(char, _json_escape(char))
     parts = _JSON_STRING.split(text)  # outside strings and string tokens, in turn
     text = "".join(_BRACE.sub(_escaped, part) if index % 2 and _BRACE.search(part) else part
                    for index, part in enumerate(parts))  # fmt: skip
