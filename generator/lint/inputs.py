@@ -41,8 +41,8 @@ class Shared:
     # texts by their first two words, for the foreign-text check: filled on first use
     pair_index: dict[tuple[str, str], list[tuple[str, Key, str, str]]] = field(default_factory=dict)
     empty_folders: tuple[Path, ...] = ()  # language folders under locales/ holding no file
-    # each language's usable messages, filled on first use: every content check reads them
-    usable: dict[str, tuple[Message, ...]] = field(default_factory=dict)
+    # each language's usable messages (the source language has none): what the content checks read
+    usable: Mapping[str, tuple[Message, ...]] = field(default_factory=dict)
 
     @property
     def template_path(self) -> Path:
@@ -115,14 +115,7 @@ class Subject:
     def usable_messages(self) -> Iterator[Message]:
         """The translations the page uses: what content checks (terminology...) look at; sorted out
         once a run (a dozen checks read them)."""
-        found = self.shared.usable.get(self.code)
-        if found is None:
-            found = self.shared.usable[self.code] = tuple(
-                message
-                for message in self.messages()
-                if (verdict := self.verdicts.get(key_of(message))) is not None and verdict.usable
-            )
-        return iter(found)
+        return iter(self.shared.usable.get(self.code, ()))
 
 
 def gather(
@@ -166,14 +159,16 @@ def share(
     if pages_dir is not None and not pages_dir.is_dir():
         raise RulesdocError("pages folder not found", Location(display_path(pages_dir)))
     concepts = read_glossary(workspace.project.locales / GLOSSARY_NAME, "English forms", root) or {}
+    usable = _usable(workspace)
     return Shared(
         workspace=workspace,
         policy=policy,
         extracted=extract(root) if extract_sources else None,
         concepts=concepts,
         pages_dir=pages_dir,
-        texts=_texts(workspace),
+        texts=_texts(workspace, usable),
         empty_folders=tuple(layout.empty_folders(workspace.project.locales)),
+        usable=usable,
     )
 
 
@@ -189,17 +184,29 @@ def subject(shared: Shared, language: Language, result: LanguageResult | None) -
     )
 
 
-def _texts(workspace: Workspace) -> dict[str, dict[Key, tuple[str, ...]]]:
-    texts: dict[str, dict[Key, tuple[str, ...]]] = {}
-    if workspace.template is not None:
-        texts[SOURCE_LANGUAGE] = {key_of(m): ids(m) for m in workspace.template.messages()}
+def _usable(workspace: Workspace) -> dict[str, tuple[Message, ...]]:
+    """Each catalog's entries its verdicts let the pages use."""
+    found = {}
     for language in workspace.languages:
         if language.catalog is None:
             continue
         verdicts = workspace.verdicts.get(language.code, {})
-        texts[language.code] = {
-            key_of(m): forms(m.string) for m in language.catalog.messages() if verdicts[key_of(m)].usable
-        }
+        found[language.code] = tuple(
+            message
+            for message in language.catalog.messages()
+            if (verdict := verdicts.get(key_of(message))) is not None and verdict.usable
+        )
+    return found
+
+
+def _texts(
+    workspace: Workspace, usable: Mapping[str, tuple[Message, ...]]
+) -> dict[str, dict[Key, tuple[str, ...]]]:
+    texts: dict[str, dict[Key, tuple[str, ...]]] = {}
+    if workspace.template is not None:
+        texts[SOURCE_LANGUAGE] = {key_of(m): ids(m) for m in workspace.template.messages()}
+    for code, messages in usable.items():
+        texts[code] = {key_of(m): forms(m.string) for m in messages}
     return texts
 
 
