@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import (  # noqa: E402  # noqa: E402
+from bench import (  # noqa: E402
     EPOCH,
     MKDOCS,
     PY,
