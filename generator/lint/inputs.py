@@ -43,6 +43,8 @@ class Shared:
     empty_folders: tuple[Path, ...] = ()  # language folders under locales/ holding no file
     # each language's usable messages (the source language has none): what the content checks read
     usable: Mapping[str, tuple[Message, ...]] = field(default_factory=dict)
+    # the glossary concepts each source message speaks of, by its msgids: filled on first use
+    concepts_in: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def template_path(self) -> Path:

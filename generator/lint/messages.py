@@ -18,7 +18,7 @@ from rulesdoc.errors import display_path
 from rulesdoc.i18n import placeholders as printf
 from rulesdoc.i18n.verdicts import Rule
 from rulesdoc.lint.catalog import glossary_coverage
-from rulesdoc.lint.inputs import Subject
+from rulesdoc.lint.inputs import Shared, Subject
 from rulesdoc.lint.model import FIX, Finding
 from rulesdoc.lint.registry import Category, check
 
@@ -55,10 +55,9 @@ def message_terminology(subject: Subject, message: Message) -> Iterator[Finding]
     """A message whose source uses a glossary concept uses one of this language's terms for it."""
     if subject.glossary is None:
         return
-    source = fold(" ".join(" ".join(printf.literal_runs(text)) for text in ids(message)))
-    for concept, english in subject.shared.concepts.items():
+    for concept in _concepts_spoken_of(subject.shared, ids(message)):
         terms = subject.glossary.get(concept)
-        if not terms or not any(_word_pattern(form).search(source) for form in english):
+        if not terms:
             continue
         for index, form in enumerate(forms(message.string)):
             if not any(fold(term) in fold(form) for term in terms):
@@ -71,6 +70,21 @@ def message_terminology(subject: Subject, message: Message) -> Iterator[Finding]
                     f"use one at this line, or add this wording to {glossary}",
                     message,
                 )
+
+
+def _concepts_spoken_of(shared: Shared, source: tuple[str, ...]) -> tuple[str, ...]:
+    """The glossary's concepts a source message speaks of: found once a run, every language
+    asking for the same messages."""
+    found = shared.concepts_in.get(source)
+    if found is None:
+        text = fold(" ".join(" ".join(printf.literal_runs(msgid)) for msgid in source))
+        found = tuple(
+            concept
+            for concept, english in shared.concepts.items()
+            if any(_word_pattern(form).search(text) for form in english)
+        )
+        shared.concepts_in[source] = found
+    return found
 
 
 def fold(text: str) -> str:

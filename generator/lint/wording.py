@@ -9,6 +9,7 @@ each one answers and why the others do not apply to these pages.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -85,8 +86,9 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
     prefers digits, as any number word of the source may.
     """
     for message, label, _, text in _forms(subject):
-        source = " ".join(printed(message, msgid) for msgid in ids(message))
-        allowed = numbers(source) | spelled_numbers(source)
+        if not _NUMBER.search(text):  # nearly every text: nothing it prints can be a number
+            continue
+        allowed = _source_numbers(ids(message), NO_FORMAT in message.flags)
         added = sorted(numbers(printed(message, text)) - allowed, key=lambda n: (len(n), n))
         if added:
             yield subject.finding(
@@ -97,11 +99,22 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
             )
 
 
+@functools.lru_cache(maxsize=4096)  # every language asks for the same sources
+def _source_numbers(source: tuple[str, ...], no_format: bool) -> frozenset[str]:
+    """The numbers a source message writes or spells, in what the page prints of it."""
+    text = " ".join(" ".join([msgid] if no_format else printf.literal_runs(msgid)) for msgid in source)
+    return frozenset(numbers(text) | spelled_numbers(text))
+
+
 # ---------------------------------------------------------------- URLs and e-mail addresses
 
 # Bounded scheme and local part: each start scans a few characters, never the rest of the text.
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]{0,31}://|www\.)[^\s<>()\"']*[^\s<>()\"'.,;:!?]", re.IGNORECASE)
 _EMAIL = re.compile(r"\b[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+\b")
+
+
+# What every address holds: a text with none of these has no address to compare.
+_ADDRESS_MARK = re.compile(r"://|www\.|@", re.IGNORECASE)
 
 
 def addresses(text: str) -> Counter[str]:
@@ -112,6 +125,8 @@ def addresses(text: str) -> Counter[str]:
 def urls(subject: Subject) -> Iterator[Finding]:
     """URLs and e-mail addresses are the source's, unchanged: a translation adds, alters or drops none."""
     for message, label, source, text in _forms(subject):
+        if not (_ADDRESS_MARK.search(source) or _ADDRESS_MARK.search(text)):
+            continue  # nearly every text (what the page prints of one holds no more than it)
         expected, found = addresses(printed(message, source)), addresses(printed(message, text))
         if expected == found:
             continue
@@ -191,6 +206,7 @@ def doubled(runs: list[str]) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=8192)  # the same words in every message and language
 def _bare(token: str) -> str:
     cut = 0
     while cut < len(token) and unicodedata.category(token[-1 - cut])[0] in "PS":
