@@ -97,9 +97,12 @@ def test_the_page_carries_the_catalogs_texts_and_marks_a_missing_one(tmp_path: P
     where = missed[("Has opened", None)]
     assert where is not None and where.path.endswith("templates/_calculator.j2")
     # Card names are the chips' names ("hjerter konge"), with their grammar.
-    king = next(card for card in data["cards"] if card["code"] == "KH")
-    assert king == {"code": "KH", "name": "hjerter konge", "symbol": "♥", "colour": "red"}
-    assert len(data["cards"]) == 53
+    # In the deck's order, each card's look once per suit (and the joker's).
+    cards = dict(data["cards"])
+    assert cards["KH"] == "hjerter konge"
+    assert [code for code, _ in data["cards"]][:2] == ["AC", "2C"] and len(cards) == 53
+    assert data["suits"] == {"C": ["♣", "black"], "D": ["♦", "red"], "H": ["♥", "red"], "S": ["♠", "black"],
+                             "JK": ["★", "joker"]}  # fmt: skip
     # A sentence naming seats: one text per number of seats, one to all players but one.
     forms = data["messages"]["sentences"]["never_opened"]
     assert len(forms) == data["rules"]["players"]["max"] - 1

@@ -10,6 +10,7 @@ script places them with ``textContent``, never as markup, and marks an English f
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import jinja2
 
 from rulesdoc.engine import scoring as engine
-from rulesdoc.engine.cards import ALL_CARDS
+from rulesdoc.engine.cards import ALL_CARDS, JOKER_CODE, Suit
 from rulesdoc.engine.model import Reason, Rules
 from rulesdoc.errors import RulesdocError
 from rulesdoc.i18n.markup import json_for_script
@@ -74,6 +75,7 @@ class CapWords:
     share_rounded: bool
 
 
+@functools.lru_cache(maxsize=4)  # the same rules for every language of a build
 def cap_words(rules: Rules) -> CapWords:
     binding = [(n, engine.never_opened_cap(rules, n)[1]) for n in rules.player_counts]
     share_counts = [n for n, reason in binding if reason is Reason.CAPPED_TARGET_SHARE]
@@ -90,6 +92,12 @@ def cap_words(rules: Rules) -> CapWords:
     )
 
 
+@functools.lru_cache(maxsize=4)
+def share_rounded(rules: Rules) -> tuple[bool, ...]:
+    """Whether the target share is rounded down, for each number of players from zero."""
+    return tuple(engine.target_share_rounded(rules, n) for n in range(rules.players_max + 1))
+
+
 def dear_kinds(rules: Rules) -> int:
     """How many kinds of card cost more than a face card under these rules (joker, ace, pips)."""
     values = rules.card_values
@@ -103,19 +111,19 @@ def fraction_kind(rules: Rules) -> str:
     return "whole" if fraction == 1 else "half" if fraction * 2 == 1 else "share"
 
 
-def cards(translate: Translator) -> list[dict[str, Message]]:
-    """Every card kind of the deck, in the deck's order, named as the worked examples name it."""
+def cards(translate: Translator) -> list[list[Message]]:
+    """Every card kind of the deck, in the deck's order: its code and its name as the worked
+    examples name it. Its look comes once per suit (:func:`suit_faces`): the page carries 53 cards
+    in every language, and their symbols and colours are the same in all of them."""
     plain = PlainMessages(translate)
-    found: list[dict[str, Message]] = []
-    for card in ALL_CARDS:
-        suit = card.suit
-        found.append({
-            "code": card.code,
-            "name": plain.pgettext(CARD_CONTEXT, english_card_name(card)),
-            "symbol": "★" if suit is None else suit.symbol,
-            "colour": "joker" if suit is None else "red" if suit.is_red else "black",
-        })  # fmt: skip
-    return found
+    return [[card.code, plain.pgettext(CARD_CONTEXT, english_card_name(card))] for card in ALL_CARDS]
+
+
+def suit_faces() -> dict[str, list[str]]:
+    """How a card looks, by its suit's letter (the last of its code) or the joker's code: its
+    symbol and its colour's name (the chip's style, ``rd-red``)."""
+    faces = {suit.value: [suit.symbol, "red" if suit.is_red else "black"] for suit in Suit}
+    return faces | {JOKER_CODE: ["★", "joker"]}
 
 
 def calculator_data(
@@ -149,8 +157,9 @@ def calculator_data(
         "list": dict(fmt.locale.list_patterns["standard"]),  # how the page joins names (Babel's)
         "fraction": fraction_kind(rules),
         "share": fmt.percent(rules.cap_target_fraction),
-        "share_rounded": [engine.target_share_rounded(rules, n) for n in range(rules.players_max + 1)],
+        "share_rounded": share_rounded(rules),
         "cards": cards(translate),
+        "suits": suit_faces(),
         "messages": messages,
     }
     return json_for_script(data)

@@ -65,11 +65,22 @@ function decodeState(fragment, codes, players) {
 
 // ---------------------------------------------------------------- the form
 
+/** The page's cards by code, in the deck's order: each its name (the catalog's) and its suit's
+ * symbol and colour, which the data gives once per suit ("suits", by the code's last letter, or
+ * by the joker's code). */
+function deck(data) {
+  return new Map(data.cards.map(([code, name]) => {
+    const [symbol, colour] = data.suits[code in data.suits ? code : code.slice(-1)];
+    return [code, { name, symbol, colour }];
+  }));
+}
+
 class Calculator {
   constructor(root, data) {
     this.root = root;
     this.data = data;
     this.words = new Words(data);
+    this.cards = deck(data);
     this.players = data.rules.players.min;
     this.hands = [];
     this.wentOut = 0;
@@ -82,7 +93,7 @@ class Calculator {
   }
 
   restore(fragment) {
-    const codes = new Set(this.data.cards.map((card) => card.code));
+    const codes = new Set(this.cards.keys());
     const saved = decodeState(fragment, codes, this.data.rules.players);
     if (!saved) return false;
     this.players = saved.round.hands.length;
@@ -202,8 +213,8 @@ class Calculator {
       this.update();
     });
     const picker = element("select", { id: this.id(`card-${seat}`) });
-    for (const card of this.data.cards) {
-      picker.append(element("option", { value: card.code }, `${card.symbol} ${w.plain(card.name)}`));
+    for (const [code, card] of this.cards) {
+      picker.append(element("option", { value: code }, `${card.symbol} ${w.plain(card.name)}`));
     }
     const add = this.button(`add-${seat}`, w.say(m.add));
     const name = w.plain(m.player, { number: formatNumber(seat + 1, this.data.numbers) });
@@ -234,7 +245,7 @@ class Calculator {
   }
 
   chip(code, remove) {
-    const card = this.data.cards.find((c) => c.code === code);
+    const card = this.cards.get(code);
     const w = this.words;
     const name = w.plain(card.name);
     const label = w.plain(this.data.messages.remove, { card: name });
