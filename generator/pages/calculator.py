@@ -38,7 +38,9 @@ class PlainMessages:
 
     Installed as the partial's own ``_``/``gettext``/``ngettext``/``pgettext``/``npgettext``
     (render variables shadow the page's); keyword arguments (placeholders) are left for the
-    script to fill.
+    script to fill. A plural message counted by a range is one text per number in it, in order
+    (``ngettext(s, p, seat_counts)``): a loop of the template's own would cost a first build
+    more to compile than the rest of the partial.
     """
 
     def __init__(self, translate: Translator) -> None:
@@ -51,13 +53,22 @@ class PlainMessages:
     def gettext(self, message: str, **_placeholders: object) -> Message:
         return self._message(self.translate.plain_marked(message))
 
-    def ngettext(self, singular: str, plural: str, n: int, **_placeholders: object) -> Message:
-        return self._message(self.translate.plain_marked(singular, None, plural, n))
+    def ngettext(
+        self, singular: str, plural: str, n: int | range, **_placeholders: object
+    ) -> Message | list[Message]:
+        return self.npgettext(None, singular, plural, n)
 
     def pgettext(self, context: str, message: str, **_placeholders: object) -> Message:
         return self._message(self.translate.plain_marked(message, context))
 
-    def npgettext(self, context: str, singular: str, plural: str, n: int, **_placeholders: object) -> Message:
+    def npgettext(
+        self, context: str | None, singular: str, plural: str, n: int | range, **_placeholders: object
+    ) -> Message | list[Message]:
+        if isinstance(n, range):
+            return [self._plural(context, singular, plural, count) for count in n]
+        return self._plural(context, singular, plural, n)
+
+    def _plural(self, context: str | None, singular: str, plural: str, n: int) -> Message:
         return self._message(self.translate.plain_marked(singular, context, plural, n))
 
 
@@ -137,8 +148,10 @@ def calculator_data(
         module = env.get_template(CALCULATOR_TEMPLATE).make_module({
             "_": plain.gettext, "gettext": plain.gettext, "ngettext": plain.ngettext,
             "pgettext": plain.pgettext, "npgettext": plain.npgettext,
-            # A sentence naming seats has a form for each number of them (one to all but one).
+            # A sentence naming seats has a form for each number of them (one to all but one),
+            # its own message for one seat.
             "seat_counts": range(1, rules.players_max),
+            "several_seats": range(2, rules.players_max),
             # ... and one naming dear kinds of card beside the dearest: up to all the others.
             "others_counts": range(1, dear_kinds(rules)),
             "caps": cap_words(rules),
