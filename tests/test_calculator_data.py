@@ -14,6 +14,7 @@ from support import copy_project
 from rulesdoc.i18n.markup import json_for_script
 from rulesdoc.i18n.translate import catalog_path
 from rulesdoc.io.project import Project
+from rulesdoc.pages.calculator import PlainMessages
 from rulesdoc.pages.render import Workspace
 
 
@@ -103,9 +104,13 @@ def test_the_page_carries_the_catalogs_texts_and_marks_a_missing_one(tmp_path: P
     assert [code for code, _ in data["cards"]][:2] == ["AC", "2C"] and len(cards) == 53
     assert data["suits"] == {"C": ["♣", "black"], "D": ["♦", "red"], "H": ["♥", "red"], "S": ["♠", "black"],
                              "JK": ["★", "joker"]}  # fmt: skip
-    # A sentence naming seats: one text per number of seats, one to all players but one.
+    # A sentence naming seats: one text per number of seats, one to all players but one, each in
+    # the plural form of its number (the partial counts them with a range).
     forms = data["messages"]["sentences"]["never_opened"]
     assert len(forms) == data["rules"]["players"]["max"] - 1
+    one = "Spilleren, der har åbnet, får point for sin hånd."
+    several = "De spillere, der har åbnet, får point for deres hånd."
+    assert data["messages"]["sentences"]["hand_value"] == [one] + [several] * (len(forms) - 1)
     assert data["rules"]["never_opened"] == {"surcharge": 25, "cap": 100, "cap_target_fraction": 0.5}
     # Danish numbers: "." groups thousands, from four digits.
     assert data["numbers"] == {"group": ".", "primary": 3, "secondary": 3, "grouping_from": 4, "zero": 48}
@@ -118,3 +123,19 @@ def test_a_project_without_the_partial_has_no_calculator(tmp_path: Path) -> None
     english = workspace.render(workspace.languages[:1])["en"]
     page = next(p for p in english.pages if p.name == "scoring.md")
     assert "rd-calc" not in page.text
+
+
+class _Numbered:
+    """A translator that answers a plural message with the number it was asked for."""
+
+    def plain_marked(
+        self, message: str, context: str | None = None, plural: str | None = None, n: int | None = None
+    ) -> tuple[str, bool]:
+        return f"{message} #{n}", n == 3  # the third one as an English fallback
+
+
+def test_a_plural_counted_by_a_range_is_one_text_per_number_and_by_a_number_one_text() -> None:
+    plain = PlainMessages(_Numbered())  # type: ignore[arg-type]
+    assert plain.ngettext("a seat", "seats", range(2, 5)) == ["a seat #2", {"en": "a seat #3"}, "a seat #4"]
+    assert plain.npgettext("ctx", "a seat", "seats", range(2, 2)) == []
+    assert plain.ngettext("a seat", "seats", 4) == "a seat #4"
