@@ -102,7 +102,7 @@ def added_numbers(subject: Subject) -> Iterator[Finding]:
 @functools.lru_cache(maxsize=4096)  # every language asks for the same sources
 def _source_numbers(source: tuple[str, ...], no_format: bool) -> frozenset[str]:
     """The numbers a source message writes or spells, in what the page prints of it."""
-    text = " ".join(" ".join([msgid] if no_format else printf.literal_runs(msgid)) for msgid in source)
+    text = " ".join(" ".join(_runs(msgid, no_format)) for msgid in source)
     return frozenset(numbers(text) | spelled_numbers(text))
 
 
@@ -218,7 +218,12 @@ def _bare(token: str) -> str:
 
 
 def runs(message: Message, text: str) -> list[str]:
-    return [text] if NO_FORMAT in message.flags else printf.literal_runs(text)
+    return _runs(text, NO_FORMAT in message.flags)
+
+
+def _runs(text: str, no_format: bool) -> list[str]:
+    """What the page prints of a text: all of it when it is never %-formatted, else its literal runs."""
+    return [text] if no_format else printf.literal_runs(text)
 
 
 @check("doubled-words", category=Category.MESSAGE, severity=Severity.WARNING)
