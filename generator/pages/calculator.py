@@ -122,11 +122,10 @@ def fraction_kind(rules: Rules) -> str:
     return "whole" if fraction == 1 else "half" if fraction * 2 == 1 else "share"
 
 
-def cards(translate: Translator) -> list[list[Message]]:
+def cards(plain: PlainMessages) -> list[list[Message]]:
     """Every card kind of the deck, in the deck's order: its code and its name as the worked
     examples name it. Its look comes once per suit (:func:`suit_faces`): the page carries 53 cards
     in every language, and their symbols and colours are the same in all of them."""
-    plain = PlainMessages(translate)
     return [[card.code, plain.pgettext(CARD_CONTEXT, english_card_name(card))] for card in ALL_CARDS]
 
 
@@ -171,7 +170,7 @@ def calculator_data(
         "fraction": fraction_kind(rules),
         "share": fmt.percent(rules.cap_target_fraction),
         "share_rounded": share_rounded(rules),
-        "cards": cards(translate),
+        "cards": cards(plain),
         "suits": suit_faces(),
         "messages": messages,
     }
