@@ -24,7 +24,7 @@ from babel.messages.catalog import Catalog
 
 from rulesdoc.catalog import gettext_po, po, po_writer
 from rulesdoc.errors import Location, RulesdocError, display_path
-from rulesdoc.i18n import placement, theme
+from rulesdoc.i18n import jinja_internals, placement, theme
 from rulesdoc.i18n.extract import FORMATTED
 from rulesdoc.i18n.verdicts import NO_FORMAT
 from rulesdoc.io import cache, files
@@ -101,36 +101,41 @@ def project_info(root: Path) -> ProjectInfo:
 EXTRACTED = "extracted"  # the user's cache's folder for extracted templates (rulesdoc.io.cache)
 
 
-class _KeptJinjaExtraction:
-    """Jinja's extractor (``jinja2.ext.babel_extract``, as Babel calls it) with its results kept
-    in the user's cache, by the template's bytes, the options, keywords and comment tags, and
-    Jinja's version: parsing the templates was most of an extraction, the same every run. An
-    entry that does not load is extracted again; a template that does not parse is never kept."""
+class _JinjaExtraction:
+    """Jinja's extractor on the run's one parse of each template (:func:`rulesdoc.i18n.
+    jinja_internals.extract`: a build that compiles a template too parses it once), its results
+    kept in the user's cache when there is one, by the template's bytes, the options, keywords
+    and comment tags, and Jinja's version: parsing the templates was most of an extraction, the
+    same every run. An entry that does not load is extracted again; a template that does not
+    parse is never kept."""
 
-    def __init__(self, name: str, store: cache.Store) -> None:
+    def __init__(self, name: str, store: cache.Store | None) -> None:
         self.name = name  # the method babel.cfg gave (jinja2, jinja2.ext:babel_extract, ...)
         self.store = store
 
     def __call__(
         self, fileobj: BinaryIO, keywords: Iterable[str], comment_tags: Iterable[str], options: dict[str, str]
     ) -> list[Any]:
-        from jinja2.ext import babel_extract
-
         data = fileobj.read()
         functions, tags = sorted(keywords), list(comment_tags)
-        options_given = repr(sorted(options.items()))
-        key = cache.digest(cache.made_by("jinja2"), repr(functions), repr(tags), options_given, data)
-        kept = self.store.read(key)
-        if kept is not None:
-            with contextlib.suppress(EOFError, ValueError, TypeError):  # damaged: extracted again
-                found = marshal.loads(kept)
-                if isinstance(found, list):
-                    return found
+        key = ""
+        if self.store is not None:
+            options_given = repr(sorted(options.items()))
+            key = cache.digest(cache.made_by("jinja2"), repr(functions), repr(tags), options_given, data)
+            kept = self.store.read(key)
+            if kept is not None:
+                with contextlib.suppress(EOFError, ValueError, TypeError):  # damaged: extracted again
+                    found = marshal.loads(kept)
+                    if isinstance(found, list):
+                        return found
         found = [
             (line, function, message, list(comments))
-            for line, function, message, comments in babel_extract(io.BytesIO(data), functions, tags, options)
+            for line, function, message, comments in jinja_internals.extract(
+                io.BytesIO(data), functions, tags, options
+            )
         ]
-        self.store.write(key, marshal.dumps(found))
+        if self.store is not None:
+            self.store.write(key, marshal.dumps(found))
         return found
 
 
@@ -162,8 +167,8 @@ def extract(root: Path) -> Catalog:
     plain_files: set[str] = set()
     extracting: list[str] = []  # the file Babel extracts now
 
-    def note_method(filename: str, given: str | _KeptJinjaExtraction, options: dict[str, str]) -> None:
-        method = given.name if isinstance(given, _KeptJinjaExtraction) else given
+    def note_method(filename: str, given: str | _JinjaExtraction, options: dict[str, str]) -> None:
+        method = given.name if isinstance(given, _JinjaExtraction) else given
         # Called before Babel opens the file: a FIFO or a symlink out of the project stops here.
         files.check_regular(root / filename, root)
         # Babel decodes it next: a byte order mark or a non-UTF-8 byte is one line, not a traceback.
@@ -183,11 +188,10 @@ def extract(root: Path) -> Catalog:
         return not name.startswith((".", "_")) and name not in {"site", "build", "node_modules"}
 
     store = cache.store(EXTRACTED)
-    if store is not None:
-        method_map = [
-            (pattern, _KeptJinjaExtraction(method, store) if method in JINJA_METHODS else method)
-            for pattern, method in method_map
-        ]
+    method_map = [
+        (pattern, _JinjaExtraction(method, store) if method in JINJA_METHODS else method)
+        for pattern, method in method_map
+    ]
     found = extract_from_dir(
         str(root),
         method_map,

@@ -21,6 +21,7 @@ import types
 import jinja2
 from jinja2.bccache import Bucket
 
+from rulesdoc.i18n.jinja_internals import parse_settings
 from rulesdoc.io import cache
 
 KIND = "templates"
@@ -28,26 +29,21 @@ MISSING = ""  # the checksum of a set's member that was not found (a template na
 
 
 def settings(env: jinja2.Environment) -> str | None:
-    """What, besides the template's text and Jinja's version, decides the code Jinja makes of it;
-    None for an environment whose code this cannot tell (a callable autoescape, an extension
-    other than Jinja's own): such an environment compiles as usual."""
-    if callable(env.autoescape):
-        return None
-    extensions = sorted(f"{type(ext).__module__}.{type(ext).__qualname__}" for ext in env.extensions.values())
-    if any(not name.startswith("jinja2.ext.") for name in extensions):
+    """What, besides the template's text and Jinja's version, decides the code Jinja makes of it:
+    what decides its parse (:func:`rulesdoc.i18n.jinja_internals.parse_settings`), then its code
+    generation; None for an environment whose code this cannot tell (a callable autoescape, an
+    extension other than Jinja's own): such an environment compiles as usual."""
+    parsed_as = parse_settings(env)
+    if callable(env.autoescape) or parsed_as is None:
         return None
     finalize = env.finalize
     return repr((
         f"{type(env).__module__}.{type(env).__qualname__}",
         f"{env.code_generator_class.__module__}.{env.code_generator_class.__qualname__}",
-        env.block_start_string, env.block_end_string, env.variable_start_string, env.variable_end_string,
-        env.comment_start_string, env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix,
-        env.trim_blocks, env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
-        env.optimized, env.autoescape, env.is_async, finalize is not None,
-        getattr(finalize, "jinja_pass_arg", None), extensions,
-        getattr(env, "newstyle_gettext", None),
-        # The policies the parser and code generator read (the others are looked up at run time).
-        env.policies.get("compiler.ascii_str"), env.policies.get("ext.i18n.trimmed"),
+        parsed_as, env.optimized, env.autoescape, env.is_async, finalize is not None,
+        getattr(finalize, "jinja_pass_arg", None),
+        # The policy the code generator reads (the others are looked up at run time).
+        env.policies.get("compiler.ascii_str"),
         # A filter or test must exist when the code is made; the code looks it up by name.
         sorted(env.filters), sorted(env.tests),
     ))  # fmt: skip

@@ -15,6 +15,7 @@ from jinja2 import nodes
 
 from rulesdoc.engine.model import Reason
 from rulesdoc.errors import Location, RulesdocError, display_path
+from rulesdoc.i18n.jinja_internals import OneParseEnvironment
 from rulesdoc.i18n.markup import escape_text, quote_english
 from rulesdoc.i18n.translate import capitalise_first
 from rulesdoc.io import files
@@ -41,7 +42,10 @@ class _Loader(jinja2.FileSystemLoader):
 
 
 def make_environment(templates: Path) -> jinja2.Environment:
-    env = jinja2.Environment(
+    # The run's one parse of each template serves its compiling and its extraction (babel.cfg
+    # gives the extraction these settings); Jinja's optimizer is off, as it would rewrite that
+    # parse (and folds next to nothing in these templates: their values come from the context).
+    env = OneParseEnvironment(
         loader=_Loader(str(templates)),
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
@@ -49,9 +53,13 @@ def make_environment(templates: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        optimized=False,
         bytecode_cache=compiled.code_cache(),  # compiled code kept between runs
     )
     env.policies["ext.i18n.trimmed"] = True
+    # New-style gettext, as every render installs it (render.py): set before anything is compiled,
+    # as it decides the code (and the parse) of a {% trans %} block.
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
     # The same for every language: the rules' reasons, and the escapes for text a template quotes.
     env.globals.update(
         R=Reason, capitalise_first=capitalise_first, escape_text=escape_text, quote_english=quote_english
