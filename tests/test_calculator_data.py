@@ -139,3 +139,35 @@ def test_a_plural_counted_by_a_range_is_one_text_per_number_and_by_a_number_one_
     assert plain.ngettext("a seat", "seats", range(2, 5)) == ["a seat #2", {"en": "a seat #3"}, "a seat #4"]
     assert plain.npgettext("ctx", "a seat", "seats", range(2, 2)) == []
     assert plain.ngettext("a seat", "seats", 4) == "a seat #4"
+
+
+def test_the_engine_builds_a_stand_in_and_a_page_written_out_holds_the_data(tmp_path: Path) -> None:
+    """The data block is not Markdown: the engine builds its stand-in, swapped back as each page
+    is finished (tests/test_site.py, the built pages); a page written out for any engine holds it."""
+    from markupsafe import Markup
+
+    from rulesdoc.pages.render import LanguageResult, RenderedPage
+    from rulesdoc.site.languages import LanguageSite, engine_pages
+
+    root = copy_project(tmp_path / "project", rules=None)
+    workspace = Workspace.load(Project.at(root))
+    danish = workspace.render([lang for lang in workspace.languages if lang.code == "da"])["da"]
+    assert danish.calculator is not None
+    pages, data = engine_pages(danish)
+    assert data is not None and data[1] == danish.calculator
+    stand_in = data[0]
+    scoring = dict(pages)["scoring.md"]
+    assert danish.calculator not in scoring and scoring.count(stand_in) == 1
+    assert stand_in.replace("-", "").isalnum(), "Markdown and the theme pass it as it is"
+    site = LanguageSite(danish.language, Markup("Rami"), None, None, pages, data)  # type: ignore[arg-type]
+    assert [site.page_as_written(text) for _, text in pages] == [page.text for page in danish.pages]
+    # A page that holds the stand-in's text already: another stand-in, and that text is left alone.
+    taken = RenderedPage("da", "x.md", f"{stand_in} {danish.calculator}")
+    pages, data = engine_pages(LanguageResult(danish.language, (taken,), calculator=danish.calculator))
+    assert data is not None and data[0] != stand_in and pages[0][1] == f"{stand_in} {data[0]}"
+    # No calculator, or none on the pages: the pages as they are.
+    plain = RenderedPage("da", "index.md", "# Rami\n")
+    assert engine_pages(LanguageResult(danish.language, (plain,), calculator=danish.calculator)) == (
+        (("index.md", "# Rami\n"),),
+        None,
+    )

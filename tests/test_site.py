@@ -300,6 +300,24 @@ def test_a_page_links_the_docs_folders_files_in_every_language(tmp_path: Path) -
     assert not (site / "da" / "assets").exists()
 
 
+def test_each_scoring_page_holds_the_calculator_data_its_render_made(site: Path) -> None:
+    """The engine built a stand-in for the data block (generator/site/languages.py, engine_pages):
+    every finished page holds the JSON itself, byte for byte, and no stand-in is left anywhere."""
+    from rulesdoc.io.project import Project
+    from rulesdoc.pages.render import Workspace
+
+    workspace = Workspace.load(Project.at(ROOT))
+    results = workspace.render(workspace.languages)
+    for code in PUBLISHED:
+        found = re.search(
+            r'<script type="application/json" id="rd-calc-data">(.*?)</script>',
+            read(site, code, "scoring.html"),
+        )
+        assert found is not None and found.group(1) == results[code].calculator, code
+    left = [path for path in site.rglob("*.html") if "rulesdoc-calculator-data-" in path.read_text("utf-8")]
+    assert not left
+
+
 def test_the_scoring_page_runs_the_bundles_scorer(site: Path) -> None:
     """The calculator's script and, beside it, the export bundle's scoring.mjs (not a copy)."""
     assert calculator_problems(site) == []

@@ -70,6 +70,7 @@ class LanguageResult:
     pages: tuple[RenderedPage, ...] = ()
     error: RulesdocError | None = None
     missed: tuple[Miss, ...] = ()
+    calculator: str | None = None  # the calculator's JSON, as its pages hold it (None: no calculator)
 
 
 @dataclass(frozen=True)
@@ -297,7 +298,7 @@ class Workspace:
                 pages.append(RenderedPage(language.code, name[: -len(".j2")], text))
         except RulesdocError as error:
             return LanguageResult(language, (), error, tuple(translate.missed.values()))
-        return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()))
+        return LanguageResult(language, tuple(pages), None, tuple(translate.missed.values()), calculator)
 
 
 NOTICE = "rulesdoc.untranslated"  # theme messages (generator/i18n/theme.py EXTRA)

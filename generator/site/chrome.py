@@ -106,10 +106,16 @@ def check_markup(output: str, page: str) -> None:
 def finish_page(output: str, site: LanguageSite, page: str) -> str:
     """What every page of a language needs that the theme cannot say (any engine's build): its
     direction on <html>, and lang="en" on the site name and the attribute chrome while the
-    language's catalog lacks them. ``page`` names it in the error when the markup changed."""
+    language's catalog lacks them; the calculator's data in place of its stand-in
+    (:func:`rulesdoc.site.languages.engine_pages`). ``page`` names it in the error when the
+    markup changed."""
     check_markup(output, page)
     if site.site_name_english:
         output = english_site_name(output)
     english = set(site.strings[theme.ENGLISH_KEYS].split()) & set(ATTRIBUTE_CHROME)
     output = english_attributes(output, [site.strings[key] for key in sorted(english)])
-    return html_direction(output, site.language.direction)
+    output = html_direction(output, site.language.direction)
+    if site.data is not None:  # last: the rewrites above have no business in the data
+        stand_in, data = site.data
+        output = output.replace(stand_in, data)
+    return output

@@ -70,11 +70,17 @@ class LanguageSite:
     site_name: Markup
     strings: theme.ThemeStrings
     search: theme.SearchSettings
-    pages: tuple[tuple[str, str], ...] = ()  # (name, Markdown)
+    pages: tuple[tuple[str, str], ...] = ()  # (name, Markdown), as the engine builds them: see engine_pages
+    data: tuple[str, str] | None = None  # (stand-in, the calculator's JSON) its finished pages swap
     site_name_english: bool = False  # untranslated: the theme's chrome marks it lang="en"
     copyright: Markup | None = None  # the footer's notice, HTML (mkdocs.yml's; None: none given)
     repo_name: str | None = None  # the header's repository link, plain text (None: the engine's)
     repo_name_english: bool = False  # untranslated: marked lang="en" where the engine lets us
+
+    def page_as_written(self, text: str) -> str:
+        """A page of :attr:`pages` with the calculator's data in place of its stand-in: for an
+        engine that does not finish pages through rulesdoc (``rulesdoc site-source``)."""
+        return text.replace(*self.data) if self.data is not None else text
 
     def repo_name_html(self) -> Markup | None:
         """The repository's name escaped for the theme's header, marked English where untranslated."""
@@ -255,10 +261,28 @@ def prepare(
         judged.update({code: memory.renders[code][2] for code in results if code not in changed})  # type: ignore[misc]
         memory.inputs = sources
     for code, result in results.items():
-        sites[code].pages = tuple((page.name, page.text) for page in result.pages)
+        sites[code].pages, sites[code].data = engine_pages(result)
         rendering.judged[code] = Judged(judged.get(code, lint.Report((), ())), result.error)
     rendering.warnings = rendering.settle(strict)
     return rendering
+
+
+def engine_pages(result: LanguageResult) -> tuple[tuple[tuple[str, str], ...], tuple[str, str] | None]:
+    """A language's pages as the engine builds them, and the data its finished pages swap back.
+
+    The calculator's data block (JSON for its script, some 7 KB a language) is data, not Markdown:
+    the engine's Markdown and HTML passes, and ours on each finished page, would read it for
+    nothing. The engine gets a stand-in (letters and digits, which Markdown and the theme pass as
+    they are), replaced by the JSON as each page is finished (:func:`rulesdoc.site.chrome.
+    finish_page`), so the page is byte for byte what the JSON in the Markdown gave."""
+    data = result.calculator
+    if not data or not any(data in page.text for page in result.pages):
+        return tuple((page.name, page.text) for page in result.pages), None
+    number = 0  # a stand-in no page holds already, so that only the data is swapped back
+    while any(f"rulesdoc-calculator-data-{number}" in page.text for page in result.pages):
+        number += 1
+    stand_in = f"rulesdoc-calculator-data-{number}"
+    return tuple((page.name, page.text.replace(data, stand_in)) for page in result.pages), (stand_in, data)
 
 
 def realize(rendering: Rendering, code: str) -> Judged:
@@ -269,7 +293,7 @@ def realize(rendering: Rendering, code: str) -> Judged:
     site = rendering.sites[code]
     try:
         result = workspace.render([site.language])[code]
-        site.pages = tuple((page.name, page.text) for page in result.pages)
+        site.pages, site.data = engine_pages(result)
         judged = Judged(lint.run([lint.subject(shared, site.language, result)]), result.error)
     except RulesdocError as error:  # an input of its checks (its glossary) cannot be read
         judged = Judged(lint.Report((), ()), error)

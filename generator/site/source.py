@@ -166,7 +166,7 @@ def site_source(project: Project, codes: list[str] | None = None, strict: bool =
     for site in rendering.sites.values():
         language = site.language
         pages = tuple(
-            (name, _front_matter(alternates(language, offered, url)) + text)
+            (name, _front_matter(alternates(language, offered, url)) + site.page_as_written(text))
             for (name, text), url in zip(site.pages, urls, strict=True)
         )
         config = _language_config(base, site, offered, site_url, not_found_data(folders, language, site_url))
