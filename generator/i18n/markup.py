@@ -63,6 +63,9 @@ _SCRIPT_UNSAFE = "<>&%\u2028\u2029"
 # string opens one.
 _JSON_STRING = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")')
 _BRACE = re.compile("[{}]")  # the page check's "{{", "{%": JSON's own syntax outside strings
+# The longest start of the encoded text whose strings hold no brace (one match, in C): most data,
+# a calculator's all of it, has none, and the string tokens are split out only from the first.
+_BRACELESS_START = re.compile(r'(?:[^"]|"[^"\\{}]*(?:\\.[^"\\{}]*)*")*')
 
 
 def _json_escape(char: str) -> str:
@@ -83,9 +86,12 @@ def json_for_script(data: Any) -> str:
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     for char in _SCRIPT_UNSAFE:
         text = text.replace(char, _json_escape(char))
-    parts = _JSON_STRING.split(text)  # outside strings and string tokens, in turn
-    text = "".join(_BRACE.sub(_escaped, part) if index % 2 and _BRACE.search(part) else part
+    start = _BRACELESS_START.match(text).end()  # type: ignore[union-attr]  # matches "" at least
+    if start < len(text):
+        parts = _JSON_STRING.split(text[start:])  # outside strings and string tokens, in turn
+        escaped = (_BRACE.sub(_escaped, part) if index % 2 and _BRACE.search(part) else part
                    for index, part in enumerate(parts))  # fmt: skip
+        text = text[:start] + "".join(escaped)
     while "}}" in text:
         text = text.replace("}}", "} }")
     return text

@@ -60,19 +60,21 @@ def add_notes(catalog: Catalog, read: Callable[[str], str]) -> None:
         return sources[filename]
 
     pages = sorted({name for m in catalog for name, _ in m.locations if name.endswith(PAGE_SUFFIX)})
-    partials: dict[Path, list[str]] = {}  # the same for each of a partial's messages: found once
+    partials: dict[str, list[str]] = {}  # the same for each of a partial's messages: found once
+    page_names: dict[str, str] = {}  # a page template's file -> the page ("scoring.md")
     for message in catalog:
         if not message.id:
             continue
         notes = []
         for filename, lineno in message.locations:
             if filename.endswith(PAGE_SUFFIX) and lineno:
-                notes.append(note(Path(filename).name[: -len(".j2")], lines(filename), lineno))
-            elif Path(filename).name.startswith("_") and filename.endswith(".j2"):
-                partial = Path(filename)
-                if partial not in partials:
-                    partials[partial] = _partial_notes(partial, pages, lines)
-                notes += partials[partial]
+                if filename not in page_names:
+                    page_names[filename] = Path(filename).name[: -len(".j2")]
+                notes.append(note(page_names[filename], lines(filename), lineno))
+            elif filename.endswith(".j2") and (filename in partials or Path(filename).name.startswith("_")):
+                if filename not in partials:
+                    partials[filename] = _partial_notes(Path(filename), pages, lines)
+                notes += partials[filename]
         for text in dict.fromkeys(notes):
             if text not in message.auto_comments:
                 message.auto_comments.append(text)

@@ -118,6 +118,7 @@ def _entry_showing(subject: Subject, token: str) -> Message | None:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
+_FIRST_TWO_WORDS = re.compile(r"([^\W\d_]+)[\W\d_]+([^\W\d_]+)")  # the first two of _WORD's words
 
 
 def _foreign_text(subject: Subject, page: RenderedPage) -> Iterator[Finding]:
@@ -200,8 +201,8 @@ def _word_pairs(text: str) -> set[tuple[str, str]]:
 
 
 def _first_pair(segment: str) -> tuple[str, str] | None:
-    words = _WORD.findall(segment)
-    return (words[0], words[1]) if len(words) >= 2 else None
+    found = _FIRST_TWO_WORDS.search(segment)  # one search, not every word of the segment found
+    return (found.group(1), found.group(2)) if found is not None else None
 
 
 def _entry_containing(subject: Subject, segment: str) -> Message | None:

@@ -122,11 +122,15 @@ def fraction_kind(rules: Rules) -> str:
     return "whole" if fraction == 1 else "half" if fraction * 2 == 1 else "share"
 
 
+# Each card kind's code and the msgid of its name, in the deck's order: the same in every language.
+_CARD_NAMES = tuple((card.code, english_card_name(card)) for card in ALL_CARDS)
+
+
 def cards(plain: PlainMessages) -> list[list[Message]]:
     """Every card kind of the deck, in the deck's order: its code and its name as the worked
     examples name it. Its look comes once per suit (:func:`suit_faces`): the page carries 53 cards
     in every language, and their symbols and colours are the same in all of them."""
-    return [[card.code, plain.pgettext(CARD_CONTEXT, english_card_name(card))] for card in ALL_CARDS]
+    return [[code, plain.pgettext(CARD_CONTEXT, name)] for code, name in _CARD_NAMES]
 
 
 def suit_faces() -> dict[str, list[str]]:
