@@ -35,6 +35,9 @@ the run's other user: :class:`OneParseEnvironment` compiles from it, and the ext
   message's translator comment in the lexer's tokens; :func:`comments` uses it so that the
   comments are found exactly as Jinja finds them. If it changes: the extraction differs from
   Jinja's, which :data:`ASSUMPTIONS` checks (the same messages and comments as babel_extract).
+- ``Environment.lexer``'s ``tokeniter`` and ``wrap``, then each extension's ``filter_stream``
+  (what ``Environment._tokenize`` does): the tokens are kept as the parser pulls them. If they
+  change: the kept tokens or tree differ from Jinja's, which :data:`ASSUMPTIONS` checks.
 - The tree is compiled, then read by the extraction: compiling with ``optimized=False`` leaves it
   as parsed (Jinja's optimizer, off, is what rewrites a tree). Checked in :data:`ASSUMPTIONS`.
 """
@@ -244,8 +247,6 @@ def _template_line_on_stack() -> None:
     Template.get_corresponding_lineno maps the frame's line to the template line that is running."""
     import tempfile
     from pathlib import Path
-
-    import jinja2  # only here: reading frames needs no Jinja import
 
     source = "{% macro m() %}\n{{ ask() }}\n{% endmacro %}\nfirst line\n{{ m() }}\n{{ ask() }}\n"
     asked: list[Location | None] = []
