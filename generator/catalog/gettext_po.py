@@ -126,22 +126,17 @@ _FORMATS = (
 )  # fmt: skip
 
 
-# Each format flag's place: a language's flags, then the next language's.
+# Each format flag's place in gettext's order: a language's three flags, then the next language's.
 _FORMAT_FLAG_ORDER = {
-    flag: place
-    for place, flag in enumerate(
-        flag
-        for name in _FORMATS
-        for flag in (f"{name}-format", f"possible-{name}-format", f"no-{name}-format")
-    )
+    f"{kind}{name}-format": 3 * place + rank
+    for place, name in enumerate(_FORMATS)
+    for rank, kind in enumerate(("", "possible-", "no-"))
 }
 
 
 def _ordered_flags(flags: Iterable[str]) -> list[str]:
     """fuzzy first, then the format flags in gettext's order, then the rest (range:, wrap)."""
     given = set(flags)
-    if not given:
-        return []
     ordered = ["fuzzy"] if "fuzzy" in given else []
     ordered += sorted(given.intersection(_FORMAT_FLAG_ORDER), key=_FORMAT_FLAG_ORDER.__getitem__)
     rest = sorted(given.difference(ordered), key=lambda f: (not f.startswith("range:"), f))

@@ -169,9 +169,7 @@ def _parse_once(env: jinja2.Environment, source: str, name: str | None, filename
 def comments(tokens: Sequence[Token], tags: Sequence[str]) -> Callable[[int], list[str]]:
     """For each message line, in order, its translator comments, as Jinja's extractor finds them:
     a callable taking the line."""
-    from jinja2.ext import _CommentFinder
-
-    return _CommentFinder(tokens, tags).find_comments
+    return jinja2.ext._CommentFinder(tokens, tags).find_comments
 
 
 class OneParseEnvironment(jinja2.Environment):

@@ -61,17 +61,15 @@ def add_notes(catalog: Catalog, read: Callable[[str], str]) -> None:
 
     pages = sorted({name for m in catalog for name, _ in m.locations if name.endswith(PAGE_SUFFIX)})
     partials: dict[str, list[str]] = {}  # the same for each of a partial's messages: found once
-    page_names: dict[str, str] = {}  # a page template's file -> the page ("scoring.md")
     for message in catalog:
         if not message.id:
             continue
         notes = []
         for filename, lineno in message.locations:
+            name = filename.rpartition("/")[2]  # as extraction names it: "/" between folders
             if filename.endswith(PAGE_SUFFIX) and lineno:
-                if filename not in page_names:
-                    page_names[filename] = Path(filename).name[: -len(".j2")]
-                notes.append(note(page_names[filename], lines(filename), lineno))
-            elif filename.endswith(".j2") and (filename in partials or Path(filename).name.startswith("_")):
+                notes.append(note(name[: -len(".j2")], lines(filename), lineno))
+            elif name.startswith("_") and filename.endswith(".j2"):
                 if filename not in partials:
                     partials[filename] = _partial_notes(Path(filename), pages, lines)
                 notes += partials[filename]
